@@ -1,0 +1,84 @@
+"""The headless API shared by the CLI and the GUI: open a library, index, show."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+from harp_desktop.audio.decode import AudioError
+from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress
+from harp_desktop.index.pipeline import Indexer, IndexResult
+from harp_desktop.paths import default_library_dir
+from harp_desktop.store.db import LibraryDB
+from harp_desktop.store.vectors import VectorStore
+
+__all__ = ["Library", "AudioError", "Cancelled", "IndexOptions", "Progress", "IndexResult"]
+
+
+class Library:
+    """A library folder: the SQLite database, vector indexes and decoded audio."""
+
+    def __init__(self, folder: Path | str | None = None) -> None:
+        self.folder = Path(folder).expanduser() if folder else default_library_dir()
+        self.db = LibraryDB(self.folder)
+        self.vectors = VectorStore(self.folder)
+        self.models = ModelCache()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Library":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def index(
+        self,
+        path: Path | str,
+        options: IndexOptions | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> IndexResult:
+        indexer = Indexer(self.db, self.vectors, options, progress, should_stop, self.models)
+        try:
+            return indexer.index(Path(path))
+        except InterruptedError:
+            raise Cancelled() from None
+
+    def recording(self, ref: str | Path) -> dict:
+        """Find a recording by path (as given or resolved) or by sha256 prefix."""
+        ref = str(ref)
+        rec = self.db.find_recording(ref)
+        if rec is None and Path(ref).exists():
+            rec = self.db.find_recording(str(Path(ref).resolve()))
+        if rec is None:
+            raise LookupError(f"no recording '{ref}' in library {self.folder}; index it first with `harp index`")
+        return rec
+
+    def transcript(self, ref: str | Path) -> dict:
+        """The recording's transcript, speakers and events as one plain dict."""
+        rec = self.recording(ref)
+        rid = rec["id"]
+        speakers = [{"id": s["label"], "name": s["name"] or s["label"], "total_s": s["total_s"]}
+                    for s in self.db.speakers(rid)]
+        segments = [
+            {"start_s": s["start_s"], "end_s": s["end_s"], "speaker": s["speaker_label"], "text": s["text"],
+             "id": s["id"]}
+            for s in self.db.segments(rid)
+        ]
+        events = [{"start_s": t["start_s"], "end_s": t["end_s"], "label": t["label"], "score": t["score"]}
+                  for t in self.db.tags(rid, "event")]
+        stages = {s["stage"]: {"seconds": s["seconds"], **json.loads(s["info"] or "{}")} for s in self.db.stages(rid)}
+        return {
+            "recording": {"path": rec["path"], "sha256": rec["sha256"], "duration_s": rec["duration_s"],
+                          "name": rec["name"], "note": rec["note"]},
+            "speakers": speakers,
+            "segments": segments,
+            "events": events,
+            "stages": stages,
+        }
+
+    def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
+        self.db.rename_speaker(self.recording(ref)["id"], speaker, name)

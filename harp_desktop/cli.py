@@ -1,0 +1,172 @@
+"""`harp`: the terminal shell over harp_desktop.api (no logic of its own)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from harp_desktop import weights
+
+EXIT_ERROR, EXIT_USAGE = 1, 2
+
+
+def _fmt_time(s: float) -> str:
+    m, sec = divmod(max(0.0, s), 60)
+    return f"{int(m):02d}:{sec:04.1f}"
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr when it is a terminal; silent otherwise."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, p) -> None:
+        if not self.enabled:
+            return
+        width = 28
+        fill = int(p.fraction * width)
+        eta = f" ETA {int(p.eta_s // 60)}:{int(p.eta_s % 60):02d}" if p.eta_s is not None else ""
+        line = f"\r{self.label[:30]:30} [{'#' * fill}{'.' * (width - fill)}] {p.fraction * 100:5.1f}% {p.stage:<11}{eta}"
+        sys.stderr.write(line.ljust(90))
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 90 + "\r")
+            sys.stderr.flush()
+
+
+def _library(args):
+    from harp_desktop.api import Library
+
+    return Library(args.library)
+
+
+def cmd_index(args) -> int:
+    from harp_desktop.api import AudioError, Cancelled, IndexOptions
+
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *a: stop.set())  # Ctrl-C: cancel cleanly at the next checkpoint
+    options = IndexOptions(asr_profile=args.asr)
+    results, failures = [], 0
+    with _library(args) as lib:
+        for p in args.paths:
+            bar = ProgressBar(Path(p).name)
+            try:
+                res = lib.index(p, options, bar, stop.is_set)
+            except (AudioError, weights.WeightsError, LookupError) as exc:
+                bar.close()
+                failures += 1
+                results.append({"path": str(p), "error": str(exc)})
+                print(f"harp: error: {exc}", file=sys.stderr)
+                continue
+            except Cancelled:
+                bar.close()
+                print("harp: cancelled; finished stages are kept and the next run resumes", file=sys.stderr)
+                return 130
+            bar.close()
+            results.append(dataclasses.asdict(res))
+            if not args.json:
+                status = "already indexed" if not res.ran else f"indexed ({', '.join(res.ran)})"
+                print(f"{res.path}: {status}; sha256 {res.sha256[:12]}, {_fmt_time(res.duration_s)}")
+                for note in res.notes:
+                    print(f"  note: {note}")
+    if args.json:
+        print(json.dumps({"recordings": results}, ensure_ascii=False))
+    return EXIT_ERROR if failures else 0
+
+
+def cmd_show(args) -> int:
+    with _library(args) as lib:
+        data = lib.transcript(args.recording)
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    rec = data["recording"]
+    print(f"{rec['name']}  ({_fmt_time(rec['duration_s'])}, sha256 {rec['sha256'][:12]})")
+    names = {s["id"]: s["name"] for s in data["speakers"]}
+    print("speakers: " + (", ".join(f"{k} ({v})" if k != v else k for k, v in names.items()) or "none"))
+    if rec["note"]:
+        print(f"note: {rec['note']}")
+    items = [(s["start_s"], f"[{_fmt_time(s['start_s'])}-{_fmt_time(s['end_s'])}] {names.get(s['speaker'], s['speaker'] or '?')}: {s['text']}") for s in data["segments"]]
+    items += [(e["start_s"], f"[{_fmt_time(e['start_s'])}-{_fmt_time(e['end_s'])}] <{e['label']}> ({e['score']:.2f})") for e in data["events"]]
+    for _, line in sorted(items, key=lambda x: x[0]):
+        print(line)
+    return 0
+
+
+def cmd_models(args) -> int:
+    rows = weights.status()
+    if args.json:
+        print(json.dumps({"models": [dataclasses.asdict(r) for r in rows]}, ensure_ascii=False))
+        return 0
+    for r in rows:
+        state = "ok" if r.checksum_ok else ("CHECKSUM FAILED" if r.present else ("unavailable" if r.note.startswith("unavailable") else "absent"))
+        print(f"{r.key:12} {state:16} {r.role}")
+        print(f"{'':12} licence: {r.licence}; from {', '.join(r.packages)}")
+        if r.note:
+            print(f"{'':12} {r.note}")
+    profiles = ", ".join(f"{k}{' (default)' if k == 'base' else ''}" for k in weights.ASR_PROFILES)
+    print(f"ASR profiles: {profiles}")
+    return 0 if all(r.checksum_ok or "unavailable" in r.note for r in rows) else EXIT_ERROR
+
+
+def cmd_speaker(args) -> int:
+    with _library(args) as lib:
+        lib.rename_speaker(args.recording, args.speaker, args.name)
+    print(f"{args.speaker} is now '{args.name}'")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="harp", description="HARP Desktop: index and search long recordings, offline.")
+    ap.add_argument("--version", action="version", version="harp-desktop 0.1.0")
+    sub = ap.add_subparsers(dest="command", required=True)
+    lib_help = "library folder (default: $HARP_LIBRARY or the user data folder)"
+
+    p = sub.add_parser("index", help="index recordings into the library")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.add_argument("--asr", default="base", choices=list(weights.ASR_PROFILES), help="ASR profile")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("show", help="print a recording's transcript with speakers and events")
+    p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("models", help="list model weights, presence, checksum status and licence")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("speaker", help="name a speaker, e.g. harp speaker REC SPEAKER_1 'Dr Patel'")
+    p.add_argument("recording")
+    p.add_argument("speaker")
+    p.add_argument("name")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.set_defaults(func=cmd_speaker)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (LookupError, weights.WeightsError, RuntimeError, ValueError) as exc:
+        msg = exc.args[0] if isinstance(exc, LookupError) and exc.args else exc
+        print(f"harp: error: {msg}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

