@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from harp_desktop.audio.decode import AudioError
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress
@@ -28,7 +28,7 @@ class Library:
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> "Library":
+    def __enter__(self) -> Library:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -107,7 +107,7 @@ def model_path(key: str) -> Path:
         raise WeightsError(f"model '{key}' is unavailable: {entry['unavailable']}")
     if "assemble_dir" not in entry:
         paths = [_package_dir(f["package"]) / f["path"] for f in entry["files"]]
-        for f, p in zip(entry["files"], paths):
+        for f, p in zip(entry["files"], paths, strict=False):
             _verify(p, f["sha256"], f["size"])
         return paths[0].parent
     folder = private_dir(data_dir() / "models" / entry["assemble_dir"])

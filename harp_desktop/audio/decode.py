@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import soundfile as sf
@@ -98,7 +98,7 @@ def _short(exc: BaseException) -> str:
 
 def iter_decoded(
     path: Path, should_stop: Callable[[], bool] | None = None
-) -> "tuple[AudioInfo, object]":
+) -> tuple[AudioInfo, object]:
     """Return (info, generator of 16 kHz mono float32 blocks)."""
     info = probe(path)
 

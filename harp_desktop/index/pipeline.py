@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from harp_desktop import weights
 from harp_desktop.audio.decode import AudioError, decode_to_cache, open_cache, probe, sha256_of
@@ -36,7 +36,7 @@ class StageSpec:
 STAGES: list[StageSpec] = [
     StageSpec("vad", (), 0.03, stages.run_vad, lambda o: f"{weights.fingerprint('vad')}:{VAD_OPTIONS}"),
     StageSpec("asr", ("vad",), 0.62, stages.run_asr,
-              lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}"),
+              lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
               lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v1"),
     StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v1"),

@@ -40,7 +40,7 @@ def _snap(t: float, word_gaps: list[float], lo: float, hi: float, reach: float) 
 
 
 def _word_gaps(words: list[Word]) -> list[float]:
-    return [(a.end_s + b.start_s) / 2 for a, b in zip(words, words[1:])]
+    return [(a.end_s + b.start_s) / 2 for a, b in zip(words, words[1:], strict=False)]
 
 
 def speaker_pieces(
@@ -50,13 +50,13 @@ def speaker_pieces(
     gaps = _word_gaps(words)
     pieces: list[tuple[float, float, int | None]] = []
     for r in regions:
-        inside = [(float(c), int(lab)) for c, lab in zip(centres, labels) if r.start_s <= c <= r.end_s]
+        inside = [(float(c), int(lab)) for c, lab in zip(centres, labels, strict=False) if r.start_s <= c <= r.end_s]
         if not inside:
             pieces.append((r.start_s, r.end_s, None))
             continue
         smooth = _smooth([lab for _, lab in inside])
         start, current = r.start_s, smooth[0]
-        for (c0, _), (c1, _), l0, l1 in zip(inside, inside[1:], smooth, smooth[1:]):
+        for (c0, _), (c1, _), l0, l1 in zip(inside, inside[1:], smooth, smooth[1:], strict=False):
             if l1 != l0:
                 cut = _snap((c0 + c1) / 2, gaps, start + 0.2, r.end_s - 0.2, reach=0.8)
                 pieces.append((start, cut, current))
@@ -86,7 +86,7 @@ def build_turns(pieces: list[tuple[float, float, int | None]], words: list[Word]
             split.append([a, b, lab])
             continue
         cuts = [a] + [_snap(a + (b - a) * k / n, gaps, a + 1.0, b - 1.0, reach=2.0) for k in range(1, n)] + [b]
-        split += [[x, y, lab] for x, y in zip(cuts, cuts[1:])]
+        split += [[x, y, lab] for x, y in zip(cuts, cuts[1:], strict=False)]
     merged = _merge_short(split)
     segments = [Segment(round(a, 3), round(b, 3), lab) for a, b, lab in merged]
     _assign_words(segments, words)

@@ -8,10 +8,13 @@ The pretrained ``pretrained.pt`` is read with a restricted unpickler, without to
 
 from __future__ import annotations
 
-import importlib.util
+import contextlib
+import ctypes
+import functools
 import pickle
 import zipfile
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -26,15 +29,12 @@ HIDDEN = 256
 _TARGET_DBFS = -30.0
 _INT16_MAX = 2**15 - 1
 _LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
-_DTYPES = {  # torch storage class -> numpy dtype
+_DTYPES = {
     "FloatStorage": "<f4",
     "DoubleStorage": "<f8",
     "HalfStorage": "<f2",
     "LongStorage": "<i8",
     "IntStorage": "<i4",
-    "ShortStorage": "<i2",
-    "CharStorage": "i1",
-    "ByteStorage": "u1",
 }
 
 
@@ -136,15 +136,6 @@ def load_torch_checkpoint(path: Path) -> Any:
         raise ValueError(f"{path} is not a readable PyTorch checkpoint: {e}") from e
 
 
-def default_weights_path() -> Path | None:
-    """``pretrained.pt`` shipped in the installed ``resemblyzer`` package (not imported)."""
-    spec = importlib.util.find_spec("resemblyzer")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "pretrained.pt"
-    return path if path.is_file() else None
-
-
 # --- front end --------------------------------------------------------------------------
 _LOGSTEP = np.log(6.4) / 27.0  # Slaney scale: linear below 1 kHz (15 mel), log above
 
@@ -191,6 +182,33 @@ def normalize_volume(wav: np.ndarray) -> np.ndarray:
 
 
 # --- encoder ---------------------------------------------------------------------------
+@functools.cache
+def _blas_threads_setter() -> Callable[[int], int] | None:
+    """Thread-local thread-count setter of numpy's bundled OpenBLAS (>= 0.3.27), if present."""
+    root = Path(np.__file__).parent
+    for lib in [*root.parent.glob("numpy.libs/*openblas*"), *root.glob(".dylibs/*openblas*")]:
+        try:
+            fn = ctypes.CDLL(str(lib)).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_int
+        return fn
+    return None
+
+
+@contextlib.contextmanager
+def _single_thread_blas() -> Iterator[None]:
+    """The LSTM does 480 small matmuls per batch: with the BLAS thread pool on a busy machine they
+    get 5-20x slower (threads spin-waiting for a core), so the encoder runs single-threaded."""
+    set_threads = _blas_threads_setter()
+    previous = set_threads(1) if set_threads else None
+    try:
+        yield
+    finally:
+        if set_threads and previous is not None:
+            set_threads(previous)
+
+
 class SpeakerEncoder:
     """GE2E d-vector encoder with Resemblyzer's pretrained weights, in numpy."""
 
@@ -222,21 +240,20 @@ class SpeakerEncoder:
             for w_ih, w_hh, bias in self._layers:
                 gates_x = (x.reshape(n_t * n_b, -1) @ w_ih).reshape(n_t, n_b, 4 * HIDDEN)
                 gates_x += bias
-                h, c = np.zeros((2, n_b, HIDDEN), np.float32)
+                h, c, ig = np.zeros((3, n_b, HIDDEN), np.float32)
                 seq, g = np.empty((n_t, n_b, HIDDEN), np.float32), np.empty((n_b, 4 * HIDDEN), np.float32)
+                sig, i_g, f_g, o_g, g_g = g[:, : 3 * HIDDEN], *np.split(g, 4, axis=1)
                 for t in range(n_t):
                     np.matmul(h, w_hh, out=g)
                     g += gates_x[t]
-                    sig = g[:, : 3 * HIDDEN]  # sigmoid(x) = 0.5 * tanh(x / 2) + 0.5 on i, f, o
-                    sig *= 0.5
+                    sig *= 0.5  # sigmoid(x) = 0.5 * tanh(x / 2) + 0.5 on the i, f, o gates
                     np.tanh(g, out=g)
                     sig *= 0.5
                     sig += 0.5
-                    c *= g[:, HIDDEN : 2 * HIDDEN]
-                    c += g[:, :HIDDEN] * g[:, 3 * HIDDEN :]
-                    np.tanh(c, out=h)
-                    h *= g[:, 2 * HIDDEN : 3 * HIDDEN]
-                    seq[t] = h
+                    c *= f_g
+                    c += np.multiply(i_g, g_g, out=ig)
+                    h = np.tanh(c, out=seq[t])
+                    h *= o_g
                 x = seq
             emb = np.maximum(h @ self._w_out + self._b_out, 0.0)
             out[s : s + n_b] = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
@@ -247,6 +264,10 @@ class SpeakerEncoder:
         wav = normalize_volume(wav)
         if len(wav) == 0:
             raise ValueError("cannot embed empty audio")
+        with _single_thread_blas():
+            return self._embed(wav)
+
+    def _embed(self, wav: np.ndarray) -> np.ndarray:
         n_frames = int(np.ceil((len(wav) + 1) / HOP))
         step = int(np.round(SAMPLE_RATE / 1.3 / HOP))
         starts = list(range(0, max(1, n_frames - PARTIAL_FRAMES + step + 1), step))
@@ -256,7 +277,7 @@ class SpeakerEncoder:
         mel = mel_spectrogram(np.pad(wav, (0, max(0, stop - len(wav)))))
         partials = self._forward(np.stack([mel[i : i + PARTIAL_FRAMES] for i in starts]))
         mean = partials.mean(axis=0)
-        return (mean / np.linalg.norm(mean)).astype(np.float32)
+        return (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
 
     def embed_windows(
         self, wav: np.ndarray, window_s: float = 1.6, hop_s: float = 0.8
@@ -266,20 +287,35 @@ class SpeakerEncoder:
         Windows start every ``hop_s``; a last window aligned to the end covers a long tail.
         A region shorter than ``window_s`` is zero-padded into a single window.
         """
-        wav = normalize_volume(wav)
-        if len(wav) == 0:
-            return np.zeros(0, np.float32), np.zeros((0, HIDDEN), np.float32)
+        return self.embed_regions([wav], window_s, hop_s)[0]
+
+    def embed_regions(
+        self, wavs: list[np.ndarray], window_s: float = 1.6, hop_s: float = 0.8
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``embed_windows`` of many regions, their windows sharing LSTM batches (faster for short regions)."""
+        if len(wavs) == 0:
+            return []
         win, hop = max(1, round(window_s * SAMPLE_RATE / HOP)), max(1, round(hop_s * SAMPLE_RATE / HOP))
+        with _single_thread_blas():
+            centres, mels = zip(*(self._windows(normalize_volume(w), win, hop) for w in wavs), strict=True)
+            embs = self._forward(np.concatenate(mels))
+        return list(zip(centres, np.split(embs, np.cumsum([len(c) for c in centres])[:-1]), strict=True))
+
+    @staticmethod
+    def _windows(wav: np.ndarray, win: int, hop: int) -> tuple[np.ndarray, np.ndarray]:
+        """Window centres (s) and (n, win, 40) mel windows of one region."""
+        if len(wav) == 0:
+            return np.zeros(0, np.float32), np.zeros((0, win, N_MELS), np.float32)
         if len(wav) < win * HOP:
             mel = mel_spectrogram(np.pad(wav, (0, win * HOP - len(wav))))
-            return np.array([len(wav) / 2 / SAMPLE_RATE], np.float32), self._forward(mel[None, :win])
+            return np.array([len(wav) / 2 / SAMPLE_RATE], np.float32), mel[None, :win]
         mel = mel_spectrogram(wav)
         last = len(wav) // HOP - win + 1  # last start whose window stays inside the audio
         starts = list(range(0, last + 1, hop))
         if last - starts[-1] > hop // 2:
             starts.append(last)
         centres = (np.array(starts) + win / 2) * HOP / SAMPLE_RATE
-        return centres.astype(np.float32), self._forward(np.stack([mel[i : i + win] for i in starts]))
+        return centres.astype(np.float32), np.stack([mel[i : i + win] for i in starts])
 
 
 # --- clustering -------------------------------------------------------------------------

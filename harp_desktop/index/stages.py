@@ -52,14 +52,17 @@ def asr_model_key(options) -> str:
         raise weights.WeightsError(
             f"unknown ASR profile '{options.asr_profile}'; choose one of {', '.join(weights.ASR_PROFILES)}"
         )
-    return weights.ASR_PROFILES[options.asr_profile]
+    key = weights.ASR_PROFILES[options.asr_profile]
+    if weights.manifest()[key].get("unavailable"):
+        raise weights.WeightsError(f"ASR profile '{options.asr_profile}' is unavailable: {weights.manifest()[key]['unavailable']}")
+    return key
 
 
 def run_asr(ctx: StageContext) -> dict:
     t0 = time.perf_counter()
     key = asr_model_key(ctx.options)
     opts = AsrOptions(beam_size=ctx.options.beam_size, language=ctx.options.language)
-    chunks = plan_chunks(_regions(ctx))
+    chunks = plan_chunks(_regions(ctx), ctx.options.asr_chunk_s)
     # Chunks committed by an earlier, interrupted run with the same fingerprint are kept.
     ctx.db.db.execute(
         "DELETE FROM asr_chunks WHERE recording_id = ? AND (fingerprint != ? OR chunk >= ?)",
@@ -112,18 +115,20 @@ def run_speakers(ctx: StageContext) -> dict:
 
     t0 = time.perf_counter()
     enc = ctx.models.get("speaker", lambda: SpeakerEncoder(weights.model_file("speaker", "pretrained.pt")))
-    regions = _regions(ctx)
+    regions = [r for r in _regions(ctx) if r.duration_s >= 0.5]
     centres, embs = [], []
     total = sum(r.duration_s for r in regions) or 1.0
     done = 0.0
-    for r in regions:
+    # Regions go through the LSTM in groups: shared batches are faster, groups bound memory.
+    for g in range(0, len(regions), 64):
         ctx.check()
-        wav = np.asarray(ctx.audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
-        if len(wav) >= int(0.5 * SAMPLE_RATE):
-            c, e = enc.embed_windows(wav, SPEAKER_WINDOW_S, SPEAKER_HOP_S)
+        group = regions[g : g + 64]
+        wavs = [np.asarray(ctx.audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
+                for r in group]
+        for r, (c, e) in zip(group, enc.embed_regions(wavs, SPEAKER_WINDOW_S, SPEAKER_HOP_S), strict=True):
             centres.append(c + r.start_s)
             embs.append(e)
-        done += r.duration_s
+        done += sum(r.duration_s for r in group)
         ctx.report(done / total)
     centres_a = np.concatenate(centres) if centres else np.zeros(0, np.float32)
     embs_a = np.concatenate(embs) if embs else np.zeros((0, 256), np.float32)

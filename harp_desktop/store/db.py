@@ -10,10 +10,10 @@ import io
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 import sqlite_utils
@@ -29,7 +29,7 @@ MIGRATIONS = [_SCHEMA_FILE.read_text(encoding="utf-8")]
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class LibraryDB:

@@ -61,7 +61,7 @@ class VectorStore:
         index.set_ef(max(50, k * 2))
         flt = None if allowed_ids is None else (lambda label: int(label) in allowed_ids)
         labels, dists = index.knn_query(np.asarray(query, dtype=np.float32).reshape(1, -1), k=k, filter=flt)
-        return [(int(lbl), float(1.0 - d)) for lbl, d in zip(labels[0], dists[0])]
+        return [(int(lbl), float(1.0 - d)) for lbl, d in zip(labels[0], dists[0], strict=False)]
 
     def get(self, sha256: str, space: str, ids: list[int]) -> np.ndarray:
         return np.asarray(self.load(sha256, space).get_items(ids), dtype=np.float32)

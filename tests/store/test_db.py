@@ -55,7 +55,7 @@ def test_transaction_rolls_back_whole(library_dir):
             db.db["tags"].insert({"recording_id": rid, "kind": "event", "label": "cough", "start_s": 1,
                                   "end_s": 2, "score": 0.9})
             db.mark_stage_done(rid, "events", "fp", 1.0, {})
-            1 / 0
+            raise ZeroDivisionError("simulated crash inside the transaction")
     assert db.tags(rid) == [] and db.stage_fingerprint(rid, "events") is None
 
 

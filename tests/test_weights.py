@@ -1,0 +1,63 @@
+import json
+
+import pytest
+
+from harp_desktop import weights
+
+
+def test_every_available_model_verifies():
+    for st in weights.status():
+        if st.note.startswith("unavailable"):
+            continue
+        assert st.present and st.checksum_ok, (st.key, st.note)
+
+
+def test_split_weights_assembled_into_data_folder_not_site_packages(harp_data):
+    folder = weights.model_path("asr-base")
+    assert folder.is_relative_to(harp_data)
+    assert (folder / "model.bin").stat().st_size == 145217532
+    assert "site-packages" not in str(folder)
+
+
+def test_corrupt_assembled_file_is_refused_with_a_clear_message(harp_data):
+    folder = weights.model_path("asr-base")
+    target = folder / "vocabulary.txt"
+    original = target.read_bytes()
+    try:
+        target.write_bytes(original[:-1] + b"X")
+        weights._verified.clear()
+        with pytest.raises(weights.WeightsError, match="fails its checksum"):
+            weights.model_path("asr-base")
+        target.write_bytes(original[:-5])
+        with pytest.raises(weights.WeightsError, match="expected"):
+            weights.model_path("asr-base")
+    finally:
+        target.write_bytes(original)
+        weights._verified.clear()
+    weights.model_path("asr-base")
+
+
+def test_manifest_mismatch_in_package_is_refused(monkeypatch):
+    bad = json.loads(json.dumps(weights.manifest()))
+    bad["text"]["files"][1]["sha256"] = "0" * 64
+    monkeypatch.setattr(weights, "manifest", lambda: bad)
+    weights._verified.clear()
+    with pytest.raises(weights.WeightsError, match="tokenizer.json fails its checksum"):
+        weights.model_path("text")
+    weights._verified.clear()
+
+
+def test_unavailable_and_unknown_models():
+    with pytest.raises(weights.WeightsError, match="unavailable"):
+        weights.model_path("asr-small")
+    with pytest.raises(weights.WeightsError, match="unknown"):
+        weights.model_path("nope")
+
+
+def test_manifest_records_sha_size_licence_for_every_file():
+    for key, entry in weights.manifest().items():
+        assert entry["licence"] and entry["role"] and entry["packages"], key
+        for f in entry["files"]:
+            assert len(f["sha256"]) == 64 and f["size"] > 0, (key, f["name"])
+            for part in f.get("parts", []):
+                assert len(part["sha256"]) == 64 and part["size"] > 0
