@@ -107,15 +107,13 @@ def _merge_short(turns: list[list]) -> list[list]:
             cands = [(gap_prev + (turns[i - 1][2] != lab) * 0.5, i - 1)] if i > 0 else []
             if i + 1 < len(turns):
                 cands.append((gap_next + (turns[i + 1][2] != lab) * 0.5, i + 1))
-            cost, j = min(cands)
+            _, j = min(cands)
             if min(gap_prev, gap_next) > MERGE_GAP_S:
                 continue
-            if j < i:
+            if j < i:  # the neighbour keeps its speaker: it holds most of the speech
                 turns[j][1] = b
             else:
                 turns[j][0] = a
-                if turns[j][1] - turns[j][0] < 2 * (b - a):
-                    turns[j][2] = lab
             del turns[i]
             changed = True
             break

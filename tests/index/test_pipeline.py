@@ -87,7 +87,6 @@ def test_cancel_keeps_finished_stages_and_resumes(tmp_path, long_clip):
     assert {"decode", "vad", "asr"} <= done and "segments" not in done
     res = lib.index(long_clip, FAST)
     assert "vad" in res.skipped and "asr" in res.skipped and "segments" in res.ran
-    assert all(0.0 <= p <= 1.0 for p in [0.0])
 
 
 def test_progress_reports_fraction_and_eta(tmp_path):
