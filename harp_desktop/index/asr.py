@@ -17,7 +17,7 @@ from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.types import Region, Word
 
 CHUNK_SPEECH_S = 240.0
-GAP_S = 0.3  # silence inserted between regions so words do not run together
+GAP_S = 1.5  # silence inserted between regions so words do not run together
 
 
 @dataclass(frozen=True)
