@@ -80,5 +80,14 @@ class Library:
             "stages": stages,
         }
 
+    def nearest(
+        self, ref: str | Path, space: str, vector, k: int = 10, start_s: float = 0.0, end_s: float = float("inf")
+    ) -> list[tuple[dict, float]]:
+        """Segments of one recording, inside [start_s, end_s), nearest to ``vector`` in ``space``."""
+        rec = self.recording(ref)
+        segs = {s["id"]: s for s in self.db.segments(rec["id"], start_s, end_s)}
+        hits = self.vectors.search(rec["sha256"], space, vector, k, allowed_ids=set(segs))
+        return [(segs[i], score) for i, score in hits]
+
     def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
         self.db.rename_speaker(self.recording(ref)["id"], speaker, name)

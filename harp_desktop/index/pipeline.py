@@ -19,6 +19,7 @@ from harp_desktop.audio.decode import AudioError, decode_to_cache, open_cache, p
 from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
 from harp_desktop.index.vad import VAD_OPTIONS
+from harp_desktop.paths import private_dir
 from harp_desktop.store.db import LibraryDB
 from harp_desktop.store.vectors import VectorStore
 
@@ -96,7 +97,7 @@ class Indexer:
         if rec and cache.exists() and self.db.stage_fingerprint(rec["id"], "decode") == DECODE_KEY:
             self.db.add_recording(sha, path, {})  # refresh the path if the file moved
             return self.db.recording_by_sha(sha)
-        cache.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(cache.parent)
         t0 = time.perf_counter()
         n = decode_to_cache(path, cache, report, self.should_stop)
         meta = {"format": info.format, "sample_rate": info.sample_rate, "channels": info.channels,

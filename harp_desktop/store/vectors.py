@@ -12,6 +12,8 @@ from pathlib import Path
 import hnswlib
 import numpy as np
 
+from harp_desktop.paths import private_dir
+
 SPACES = {"text": 384, "speaker": 256, "audio": 1024}
 
 
@@ -35,7 +37,8 @@ class VectorStore:
         if len(ids):
             index.add_items(vectors, ids, num_threads=1)  # one thread: deterministic graph
         target = self.path(sha256, space)
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(self.root)
+        private_dir(target.parent)
         tmp = target.with_suffix(".partial")
         index.save_index(str(tmp))
         os.chmod(tmp, 0o600)

@@ -41,6 +41,23 @@ def test_every_stage_produces_its_output(indexed):
     assert n_text == sum(1 for s in data["segments"] if s["text"].strip())
 
 
+def test_vector_search_restricted_to_a_time_window(indexed):
+    lib, res = indexed
+    segs = lib.db.segments(res.recording_id)
+    target = next(s for s in segs if "clinic" in s["text"].lower())
+    vec = lib.vectors.get(res.sha256, "text", [target["id"]])[0]
+    hits = lib.nearest(res.sha256, "text", vec, k=3)
+    assert hits[0][0]["id"] == target["id"] and hits[0][1] > 0.99
+    later = lib.nearest(res.sha256, "text", vec, k=3, start_s=target["end_s"] + 0.1)
+    assert later and all(h[0]["start_s"] >= target["end_s"] for h in later)
+
+
+def test_library_files_are_private(indexed):
+    lib, _ = indexed
+    for p in [lib.folder, *lib.folder.rglob("*")]:
+        assert p.stat().st_mode & 0o077 == 0, p
+
+
 def test_show_json_shape(indexed):
     lib, res = indexed
     data = lib.transcript(res.path)
@@ -109,10 +126,18 @@ def test_silence_only_gives_zero_segments_and_a_note(tmp_path):
     assert "no speech" in lib.transcript(str(path))["recording"]["note"]
 
 
-@pytest.mark.parametrize("content", [b"", b"hello, I am a text file\n" * 20])
+def _zero_length_wav(path):
+    sf.write(path, np.zeros(0, np.float32), 16000)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("content", [b"", b"hello, I am a text file\n" * 20, "zero-length"])
 def test_bad_input_leaves_nothing_behind(tmp_path, content):
     bad = tmp_path / "bad.wav"
-    bad.write_bytes(content)
+    if content == "zero-length":
+        _zero_length_wav(bad)
+    else:
+        bad.write_bytes(content)
     lib = Library(tmp_path / "lib")
     with pytest.raises(AudioError):
         lib.index(bad, FAST)
