@@ -60,12 +60,40 @@ def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
+def _stamp_file() -> Path:
+    return data_dir() / "models" / "verified.json"
+
+
+def _stamps() -> dict:
+    try:
+        return json.loads(_stamp_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _remember(path: Path, st: os.stat_result, sha256: str) -> None:
+    """Persist a successful check so a 1 GB model is not re-hashed by every process.
+
+    The stamp is keyed by path, size, mtime and inode: any rewrite of the file
+    invalidates it and the next use hashes the file again.
+    """
+    stamps = _stamps()
+    stamps[str(path)] = [st.st_size, st.st_mtime_ns, st.st_ino, sha256]
+    target = private_dir(_stamp_file().parent) / _stamp_file().name
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps(stamps), encoding="utf-8")
+    os.replace(tmp, target)
+
+
 def _verify(path: Path, sha256: str, size: int) -> None:
     if not path.is_file():
         raise WeightsError(f"model file missing: {path}")
     st = path.stat()
     cache_key = (str(path), st.st_size, st.st_mtime_ns)
     if cache_key in _verified:
+        return
+    if size > 50_000_000 and _stamps().get(str(path)) == [st.st_size, st.st_mtime_ns, st.st_ino, sha256]:
+        _verified.add(cache_key)
         return
     if st.st_size != size:
         raise WeightsError(f"model file {path} has {st.st_size} bytes, expected {size}: refusing it")
@@ -76,6 +104,8 @@ def _verify(path: Path, sha256: str, size: int) -> None:
             "refusing it; reinstall the package or delete the file so it is assembled again"
         )
     _verified.add(cache_key)
+    if size > 50_000_000:
+        _remember(path, st, sha256)
 
 
 def _assemble(entry: dict, target: Path) -> None:

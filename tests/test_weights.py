@@ -61,3 +61,26 @@ def test_manifest_records_sha_size_licence_for_every_file():
             assert len(f["sha256"]) == 64 and f["size"] > 0, (key, f["name"])
             for part in f.get("parts", []):
                 assert len(part["sha256"]) == 64 and part["size"] > 0
+
+
+def test_large_file_stamp_is_invalidated_by_any_rewrite(harp_data):
+    folder = weights.model_path("asr-base")  # hashed once, stamp written
+    assert str(folder / "model.bin") in json.loads((harp_data / "models" / "verified.json").read_text())
+    weights._verified.clear()
+    weights.model_path("asr-base")  # stamp hit: no re-hash needed
+    target = folder / "model.bin"
+    with open(target, "r+b") as fh:
+        fh.seek(1000)
+        old = fh.read(1)
+        fh.seek(1000)
+        fh.write(bytes([old[0] ^ 0xFF]))
+    try:
+        weights._verified.clear()
+        with pytest.raises(weights.WeightsError, match="model.bin fails its checksum"):
+            weights.model_path("asr-base")
+    finally:
+        with open(target, "r+b") as fh:
+            fh.seek(1000)
+            fh.write(old)
+        weights._verified.clear()
+    weights.model_path("asr-base")
