@@ -89,5 +89,12 @@ class Library:
         hits = self.vectors.search(rec["sha256"], space, vector, k, allowed_ids=set(segs))
         return [(segs[i], score) for i, score in hits]
 
+    def ask(self, ref: str | Path, question: str, cue: str | Path | None = None, *, llm=None,
+            retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf", two_pass: bool = True):
+        """Answer a question about an indexed recording (see harp_desktop.agent.ask)."""
+        from harp_desktop.agent.ask import Asker
+
+        return Asker(self, llm, retrieval, evidence, fusion, two_pass).ask(ref, question, cue)
+
     def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
         self.db.rename_speaker(self.recording(ref)["id"], speaker, name)

@@ -48,3 +48,21 @@ class Tag:
     label: str
     score: float
     kind: str = "event"
+
+
+@dataclass
+class Evidence:
+    """A retrieved moment with each tool's score; what fusion ranks and the answer cites."""
+
+    start_s: float
+    end_s: float
+    segment_id: int | None = None
+    speaker: str | None = None
+    text: str = ""
+    labels: list[str] = field(default_factory=list)
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple:
+        # Segments dedupe by id; event spans (no segment) by their rounded span.
+        return ("seg", self.segment_id) if self.segment_id is not None else ("span", round(self.start_s, 1))

@@ -49,6 +49,30 @@ class ModelCache:
                 self._models[key] = factory()
             return self._models[key]
 
+    # The models indexing and asking share (a cue clip is embedded like the recording).
+    def text(self) -> Any:
+        from harp_desktop import weights
+        from harp_desktop.index.text_embed import TextEmbedder
+
+        return self.get("text", lambda: TextEmbedder(
+            weights.model_file("text", "model.onnx"), weights.model_file("text", "tokenizer.json")))
+
+    def yamnet(self) -> Any:
+        from harp_desktop import weights
+        from harp_desktop.index.events import YamnetTagger
+        from harp_desktop.paths import data_dir, private_dir
+
+        return self.get("events", lambda: YamnetTagger(
+            weights.model_file("events", "YamNet_w8a8.onnx.zip"),
+            weights.model_file("events", "yamnet_class_map.csv"),
+            private_dir(data_dir() / "models" / "yamnet")))
+
+    def speaker(self) -> Any:
+        from harp_desktop import weights
+        from harp_desktop.index.speakers import SpeakerEncoder
+
+        return self.get("speaker", lambda: SpeakerEncoder(weights.model_file("speaker", "pretrained.pt")))
+
 
 @dataclass
 class StageContext:

@@ -111,10 +111,10 @@ def load_words(ctx: StageContext) -> list[Word]:
 
 
 def run_speakers(ctx: StageContext) -> dict:
-    from harp_desktop.index.speakers import SpeakerEncoder, cluster_speakers
+    from harp_desktop.index.speakers import cluster_speakers
 
     t0 = time.perf_counter()
-    enc = ctx.models.get("speaker", lambda: SpeakerEncoder(weights.model_file("speaker", "pretrained.pt")))
+    enc = ctx.models.speaker()
     regions = [r for r in _regions(ctx) if r.duration_s >= 0.5]
     centres, embs = [], []
     total = sum(r.duration_s for r in regions) or 1.0

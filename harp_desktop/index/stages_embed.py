@@ -6,9 +6,7 @@ import time
 
 import numpy as np
 
-from harp_desktop import weights
 from harp_desktop.index.context import StageContext
-from harp_desktop.paths import data_dir, private_dir
 
 # Per-frame class scores kept for later tools (cough-vs-speech scoring, emotion cues).
 KEPT_CLASSES = [
@@ -19,16 +17,7 @@ KEPT_CLASSES = [
 
 
 def tagger(ctx: StageContext):
-    from harp_desktop.index.events import YamnetTagger
-
-    def make():
-        return YamnetTagger(
-            weights.model_file("events", "YamNet_w8a8.onnx.zip"),
-            weights.model_file("events", "yamnet_class_map.csv"),
-            private_dir(data_dir() / "models" / "yamnet"),
-        )
-
-    return ctx.models.get("events", make)
+    return ctx.models.yamnet()
 
 
 def run_events(ctx: StageContext) -> dict:
@@ -64,11 +53,9 @@ def _segments(ctx: StageContext) -> list[dict]:
 
 
 def run_text_emb(ctx: StageContext) -> dict:
-    from harp_desktop.index.text_embed import TextEmbedder
 
     t0 = time.perf_counter()
-    emb = ctx.models.get("text", lambda: TextEmbedder(
-        weights.model_file("text", "model.onnx"), weights.model_file("text", "tokenizer.json")))
+    emb = ctx.models.text()
     segs = [s for s in _segments(ctx) if s["text"].strip()]
     vecs = emb.embed([s["text"] for s in segs]) if segs else np.zeros((0, 384), np.float32)
     ctx.check()

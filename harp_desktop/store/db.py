@@ -20,12 +20,25 @@ import sqlite_utils
 
 from harp_desktop.paths import private_dir
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA_FILE = Path(__file__).with_name("schema.sql")
 
 
 # Each entry is the SQL that upgrades the schema from version i to i + 1; append, never edit.
-MIGRATIONS = [_SCHEMA_FILE.read_text(encoding="utf-8")]
+MIGRATIONS = [
+    _SCHEMA_FILE.read_text(encoding="utf-8"),
+    # 2: answers, stored with their plan and evidence (JSON) so they can be reviewed and scored later.
+    """CREATE TABLE answers (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        question TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        supported INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        data TEXT NOT NULL
+    );
+    CREATE INDEX answers_recording ON answers (recording_id, created_at);""",
+]
 
 
 def now_iso() -> str:
@@ -154,6 +167,18 @@ class LibraryDB:
         if not rows:
             return None
         return np.load(io.BytesIO(rows[0]["data"]), allow_pickle=False), json.loads(rows[0]["meta"] or "{}")
+
+    # -- answers ----------------------------------------------------------------
+    def store_answer(self, recording_id: int, data: dict) -> int:
+        row = {"recording_id": recording_id, "question": data["question"], "answer": data["answer"],
+               "supported": int(bool(data["supported"])), "created_at": now_iso(),
+               "data": json.dumps(data, ensure_ascii=False)}
+        return self.db["answers"].insert(row).last_pk
+
+    def answers(self, recording_id: int) -> list[dict]:
+        rows = self.db.query("SELECT id, created_at, data FROM answers WHERE recording_id = ? ORDER BY id",
+                             [recording_id])
+        return [{"id": r["id"], "created_at": r["created_at"], **json.loads(r["data"])} for r in rows]
 
     # -- reading ----------------------------------------------------------------
     def speakers(self, recording_id: int) -> list[dict]:

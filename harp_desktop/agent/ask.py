@@ -1,0 +1,221 @@
+"""The online stage: plan -> tools -> fuse -> evidence chain -> answer -> verify.
+
+One entry point, ``Asker.ask``, used by the CLI and the GUI. Every step is timed; every
+fallback (invalid plan, missing model, failed tool) is said in ``notes``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+
+from harp_desktop.agent import answer as ans
+from harp_desktop.agent import verify
+from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
+from harp_desktop.agent.rules import rule_plan
+from harp_desktop.agent.settle import settle
+from harp_desktop.audio.decode import load_clip
+from harp_desktop.retrieval.fusion import fuse
+from harp_desktop.retrieval.tools import RecordingTools, ToolResult
+
+MAX_QUESTION = 1000
+RETRIEVAL_MODES = ("hybrid", "keyword", "vector")
+EVIDENCE_MODES = ("metadata", "audio", "multimodal")
+PLANNER_SYSTEM = ("You plan a search of a transcribed, tagged audio recording. Give the question's intent, the sound "
+                  "event or emotion it asks about (or none), up to 6 search keywords including synonyms a speaker "
+                  "might use, and a short search text.")
+
+
+def clean_question(q: str) -> tuple[str, list[str]]:
+    notes = []
+    q = "".join(c for c in unicodedata.normalize("NFC", q or "") if c.isprintable() or c in " \t")
+    q = re.sub(r"\s+", " ", q).strip()
+    if not q:
+        raise ValueError("the question is empty")
+    if len(q) > MAX_QUESTION:
+        notes.append(f"question truncated from {len(q)} to {MAX_QUESTION} characters")
+        q = q[:MAX_QUESTION]
+    return q, notes
+
+
+class Asker:
+    def __init__(self, library, llm=None, retrieval: str = "hybrid", evidence: str = "metadata",
+                 fusion: str = "rrf", two_pass: bool = True) -> None:
+        if retrieval not in RETRIEVAL_MODES:
+            raise ValueError(f"unknown retrieval mode '{retrieval}'")
+        if evidence not in EVIDENCE_MODES:
+            raise ValueError(f"unknown evidence mode '{evidence}'")
+        self.lib, self.llm, self.retrieval, self.evidence_mode = library, llm, retrieval, evidence
+        self.fusion, self.two_pass = fusion, two_pass
+
+    # -- planning -----------------------------------------------------------------
+    def plan(self, question: str, duration_s: float, has_cue: bool, notes: list[str]) -> Plan:
+        plan = validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
+        if self.llm is None or plan.intent not in ("text", "yesno") or plan.target_event or plan.target_emotion:
+            return plan  # code settles these; the model would only add latency
+        try:
+            raw = self.llm.chat_json(PLANNER_SYSTEM, f"Question: {question}", PLAN_SCHEMA, max_tokens=120)
+            words = [w for w in raw.get("keywords", []) if isinstance(w, str) and w.strip()][:6]
+            text = str(raw.get("search_text") or "").strip()
+            for es in plan.sets:
+                for call in es.calls:
+                    if call.tool == "keyword" and words:
+                        call.args["terms"] = list(dict.fromkeys(call.args["terms"] + words))[:12]
+                if text and not any(c.tool == "text_emb" and c.args.get("query") == text for c in es.calls):
+                    es.calls.append(ToolCall("text_emb", {"query": text}))
+            plan.source = "llm+rules"
+            return validate(plan, duration_s, has_cue)
+        except (PlanError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            notes.append(f"the model's plan was invalid ({str(exc)[:80]}); used the rule planner's plan")
+            return validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
+        except Exception as exc:  # LLMError and runtime failures: same fallback, said aloud
+            notes.append(f"the model could not plan ({str(exc)[:80]}); used the rule planner's plan")
+            return validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
+
+    def _mode_filter(self, calls: list[ToolCall]) -> list[ToolCall]:
+        if self.retrieval == "keyword":
+            kept = [c for c in calls if c.tool != "text_emb"]
+        elif self.retrieval == "vector":
+            kept = [c for c in calls if c.tool != "keyword"]
+        else:
+            kept = calls
+        return kept or calls
+
+    # -- tools --------------------------------------------------------------------
+    def run_call(self, tools: RecordingTools, call: ToolCall, start: float, end: float, cue) -> ToolResult:
+        res = ToolResult(call.tool, dict(call.args))
+        t0 = time.perf_counter()
+        for attempt in (1, 2):  # retried once, then reported unavailable: never invented
+            try:
+                a = call.args
+                if call.tool == "time":
+                    res.items = tools.time(start, end)
+                elif call.tool == "keyword":
+                    res.items = tools.keyword(a["terms"], start, end)
+                elif call.tool == "label":
+                    res.items = tools.label(a["label"], start, end, a.get("kind"))
+                elif call.tool == "text_emb":
+                    res.items = tools.text_emb(a["query"], start, end)
+                elif call.tool == "audio_emb":
+                    res.items = tools.audio_emb(cue, start, end)
+                elif call.tool == "speaker":
+                    res.items = tools.speaker(cue if a.get("cue") else None, a.get("name"), start, end)
+                res.error = None
+                break
+            except Exception as exc:  # noqa: BLE001 - any tool failure is reported, not raised
+                res.error = f"{type(exc).__name__}: {str(exc)[:120]}"
+                if attempt == 2:
+                    res.items = []
+        res.seconds = time.perf_counter() - t0
+        return res
+
+    def cue_event(self, cue: np.ndarray) -> str | None:
+        from harp_desktop.index.events import detect_events
+
+        tg = self.lib.models.yamnet()
+        tags = detect_events(tg.run(cue), tg.class_names)
+        return max(tags, key=lambda t: t.score).label if tags else None
+
+    # -- the whole question -------------------------------------------------------
+    def ask(self, ref: str | Path, question: str, cue: str | Path | None = None) -> ans.Answer:
+        timings: dict[str, float] = {}
+        t_all = time.perf_counter()
+        question, notes = clean_question(question)
+        rec = self.lib.recording(ref)
+        cue_wav = load_clip(Path(cue)) if cue else None  # a broken cue fails here, clearly
+        if self.evidence_mode != "metadata":
+            notes.append(f"evidence mode '{self.evidence_mode}' needs an audio-capable model with its projector; "
+                         "none is configured, so the metadata evidence path was used")
+        t0 = time.perf_counter()
+        plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
+        if cue_wav is not None and plan.target_event:
+            heard = self.cue_event(cue_wav)
+            if heard and heard != plan.target_event:
+                plan.notes.append(f"the example clip sounds like {heard}; searching for that")
+                plan.target_event = heard
+                for es in plan.sets:
+                    for c in es.calls:
+                        if c.tool == "label" and c.args.get("kind") == "event":
+                            c.args["label"] = heard
+        timings["plan"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        tools = RecordingTools(self.lib, rec)
+        results: list[ToolResult] = []
+        evidence = []
+        for es in plan.sets:
+            got = [self.run_call(tools, c, es.start_s, es.end_s, cue_wav) for c in self._mode_filter(es.calls)]
+            results += got
+            items = [e for r in got for e in r.items]
+            k = None if es.all_matches else 3
+            if plan.intent == "speaker":
+                k = None
+            fused = fuse(items, self.fusion, k)
+            if es.all_matches and plan.target_event:
+                fused = [e for e in fused if "label" in e.scores or "audio_emb" in e.scores]
+            evidence += fused if k is not None or len(fused) <= 40 else fused[:40]
+        evidence.sort(key=lambda e: e.start_s)
+        for r in results:
+            if r.error:
+                notes.append(f"tool {r.tool} unavailable: {r.error}")
+        timings["retrieve"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        settled = settle(plan, evidence, question)
+        if settled is not None:
+            first, rationale, supported = settled
+        elif self.llm is not None:
+            first, rationale, supported = self._reason(question, plan, evidence, notes)
+        else:
+            first, rationale, supported = ans.extractive(plan, question, evidence)
+        timings["answer"] = time.perf_counter() - t0
+        verdict = verify.check(rationale, evidence)
+        if verdict.dropped:
+            notes.append(f"{len(verdict.dropped)} citation(s) not inside the evidence were removed")
+        supported = supported and bool(verdict.citations)
+        if not supported and first not in ("No", "0") and not first.startswith("Not found"):
+            first = f"Not found: {first}" if first else "Not found"
+        if not evidence:
+            notes.append("no evidence was retrieved for this question")
+        timings["total"] = time.perf_counter() - t_all
+        models = {"llm": getattr(self.llm, "name", None), "planner": plan.source}
+        result = ans.Answer(question, first, verdict.rationale, supported, evidence, verdict.citations,
+                            ans.as_dict(plan), timings, models, notes + plan.notes,
+                            [{"tool": r.tool, "args": {k: v for k, v in r.args.items() if k != "cue"},
+                              "items": len(r.items), "error": r.error, "seconds": round(r.seconds, 4)}
+                             for r in results])
+        self.lib.db.store_answer(rec["id"], result.to_json())
+        return result
+
+    def _reason(self, question: str, plan: Plan, evidence: list, notes: list[str]) -> tuple[str, str, bool]:
+        """EChO reasoning: one or two passes (evidence order / temperature), arbitrated in code."""
+        if not evidence:
+            return ("No" if plan.intent == "yesno" else "Not found"), "No matching evidence was found.", False
+        schema = ans.answer_schema(plan.intent, len(evidence))
+        passes = []
+        orders = [list(range(len(evidence)))]
+        if self.two_pass:
+            orders.append(list(reversed(orders[0])))
+        for n, order in enumerate(orders):
+            ordered = [evidence[i] for i in order]
+            try:
+                raw = self.llm.chat_json(ans.SYSTEM, ans.prompt(question, ordered), schema, max_tokens=110,
+                                         temperature=0.0 if n == 0 else 0.3, seed=n)
+                used = [int(i) for i in raw.get("evidence_used", []) if isinstance(i, int)]
+                valid = [i for i in used if 1 <= i <= len(ordered)]
+                first, rationale = ans.compose(str(raw.get("answer", "")), str(raw.get("reason", "")), valid, ordered)
+                passes.append((first, rationale, bool(valid), len(valid) / max(1, len(used))))
+            except Exception as exc:  # noqa: BLE001 - invalid model output is reported, then we fall back
+                notes.append(f"reasoning pass {n + 1} failed ({str(exc)[:80]})")
+        if not passes:
+            notes.append("the model gave no usable answer; used the extractive answer")
+            return ans.extractive(plan, question, evidence)
+        if len(passes) == 2 and passes[0][0].lower() != passes[1][0].lower():
+            notes.append(f"the two reasoning passes disagreed ({passes[0][0]!r} vs {passes[1][0]!r}); "
+                         "kept the one with better-grounded citations")
+        best = max(passes, key=lambda p: (p[2], p[3], p is passes[0]))
+        first, rationale, has_cites, _ = best
+        supported = has_cites and not first.lower().startswith("not found")
+        return first, rationale, supported

@@ -1,0 +1,118 @@
+"""Code settles what code can: counts of events, first times, the best-scoring
+emotion label, whether a voice matches the cue. Each function returns the first line
+(checkable form) and a rationale that cites the evidence it used, or None when the
+question needs the language model (or the extractive fallback).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from harp_desktop.agent.chain import span
+from harp_desktop.agent.plan import Plan
+from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import Evidence
+
+VOICE_MATCH = 0.745  # best-window cosine between the cue's voice and a segment's (GE2E), tuned on dev
+VOICE_NEAR_BEST = 0.06
+EMOTION_MIN = 0.35  # calibrated probability for "someone sounds <emotion>"
+
+
+def _cites(items: list[Evidence], limit: int = 8) -> str:
+    shown = ", ".join(span(e) for e in items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _label_items(evidence: list[Evidence], tool: str = "label") -> list[Evidence]:
+    return sorted([e for e in evidence if tool in e.scores], key=lambda e: e.start_s)
+
+
+def voice_matches(evidence: list[Evidence]) -> list[Evidence]:
+    scored = [e for e in evidence if "speaker" in e.scores]
+    if not scored:
+        return []
+    best = max(e.scores["speaker"] for e in scored)
+    if best < VOICE_MATCH:
+        return []
+    return sorted([e for e in scored if e.scores["speaker"] >= max(VOICE_MATCH, best - VOICE_NEAR_BEST)],
+                  key=lambda e: e.start_s)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+
+def count_quote(quote: str, evidence: list[Evidence]) -> list[Evidence]:
+    hits = []
+    for e in sorted(evidence, key=lambda e: e.start_s):
+        n = sum(1 for s in _sentences(e.text) if fuzz.ratio(s.lower().strip(" .!?"), quote.lower().strip(" .!?")) >= 85)
+        hits += [e] * n
+    return hits
+
+
+def count_speakers(evidence: list[Evidence]) -> list[str]:
+    return sorted({e.speaker for e in evidence if e.speaker and e.text.strip()})
+
+
+def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, bool] | None:
+    """(answer line, rationale, supported) or None when code cannot decide."""
+    if plan.intent == "speaker" or any("speaker" in e.scores for e in evidence) and plan.intent in ("when", "yesno"):
+        matches = voice_matches(evidence)
+        if not matches:
+            return "No", "No segment of the recording matches the example voice closely enough.", False
+        first = matches[0]
+        line = format_clock(first.start_s) if plan.intent != "yesno" else "Yes"
+        return (line, f"The example voice matches {len(matches)} segment(s), first at {span(first)}"
+                f" (voice similarity {first.scores['speaker']:.2f}); also {_cites(matches[1:])}.", True)
+    if plan.target_event:
+        items = _label_items(evidence)
+        name = plan.target_event.replace("_", " ")
+        if plan.intent == "count":
+            if not items:
+                return "0", f"No {name} events were found in the searched window.", False
+            return str(len(items)), f"{len(items)} {name} event(s) were detected: {_cites(items, 12)}.", True
+        if not items:
+            return ("No" if plan.intent == "yesno" else "Not found",
+                    f"No {name} events were found in the searched window.", False)
+        if plan.intent == "yesno":
+            return "Yes", f"{name.capitalize()} can be heard at {_cites(items)}.", True
+        return (format_clock(items[0].start_s),
+                f"The first {name} is at {span(items[0])}; later ones: {_cites(items[1:]) or 'none'}.", True)
+    if plan.intent == "count" and plan.quote:
+        hits = count_quote(plan.quote, evidence)
+        if not hits:
+            return "0", f"The sentence '{plan.quote}' was not found in the transcript.", False
+        return str(len(hits)), f"'{plan.quote}' is spoken {len(hits)} time(s): {_cites(hits, 12)}.", True
+    if plan.target_emotion and plan.intent in ("when", "yesno", "count"):
+        items = [e for e in _label_items(evidence) if e.scores["label"] >= EMOTION_MIN]
+        if plan.intent == "count":
+            return str(len(items)), f"{len(items)} moment(s) sound {plan.target_emotion}: {_cites(items)}.", bool(items)
+        if not items:
+            return ("No" if plan.intent == "yesno" else "Not found",
+                    f"No speech was classified as {plan.target_emotion} with enough confidence.", False)
+        if plan.intent == "yesno":
+            return "Yes", f"Speech classified as {plan.target_emotion} at {_cites(items)}.", True
+        return (format_clock(items[0].start_s), f"The first {plan.target_emotion}-sounding speech is at "
+                f"{span(items[0])} (p={items[0].scores['label']:.2f}); also {_cites(items[1:]) or 'none'}.", True)
+    if plan.intent == "emotion":
+        return settle_emotion_state(plan, evidence)
+    return None
+
+
+def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool] | None:
+    """The emotion label with the best calibrated score among tags near the anchor."""
+    best: tuple[float, str, Evidence] | None = None
+    for e in evidence:
+        dist = 0.0 if plan.anchor_s is None else max(0.0, e.start_s - plan.anchor_s, plan.anchor_s - e.end_s)
+        for lab in e.labels:
+            m = re.match(r"emotion:(\w+) \(([\d.]+)\)", lab)
+            if m and dist <= 3.0:
+                score = float(m.group(2)) - 0.05 * dist - (0.2 if m.group(1) == "neutral" else 0.0)
+                if best is None or score > best[0]:
+                    best = (score, m.group(1), e)
+    if best is None:
+        return None
+    _, label, ev = best
+    return label, f"The speech at {span(ev)} was classified as {label}.", True

@@ -1,0 +1,219 @@
+"""Speech emotion: a small softmax head over pooled YAMNet embeddings + numpy prosody.
+
+Features (``FEATURE_VERSION``), shared with models/emotion/train_emotion.py so training
+and inference cannot drift: the YAMNet 1024-d embeddings of the 0.48 s frames whose
+centres fall inside the span, pooled as mean and std, then ``PROSODY`` (pitch from a
+vectorised YIN, energy dynamics, a speaking-rate proxy, spectral balance), all
+level-invariant. The head (models/emotion/emotion_head.npz) standardises them and applies
+a temperature-scaled multinomial logistic regression.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.fft
+import scipy.signal
+
+SR = 16000
+FEATURE_VERSION = "emo-feat-v1"
+_SR8, _W, _HOP, _TMIN, _TMAX, _NFFT = 8000, 200, 80, 16, 134, 512  # YIN at 8 kHz: 25 ms, 60-500 Hz
+_HANN = np.hanning(2 * _W).astype(np.float32)
+PROSODY = [
+    "voiced_ratio", "f0_median_st", "f0_range_st", "f0_std_st", "f0_delta_st", "f0_slope_st",
+    "energy_std_db", "energy_range_db", "energy_delta_db", "onsets_per_s", "periodicity",
+    "hf_ratio_db", "centroid_khz", "flatness",
+]
+FRAME_S = _HOP / _SR8  # 10 ms per prosody frame
+MIN_SEGMENT_S, LONG_S, WIN_S, WIN_HOP_S = 0.8, 4.0, 3.0, 1.5
+
+
+def tracks(wav16k: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-10 ms-frame tracks: energy (dB), YIN f0 (semitones re 55 Hz) and aperiodicity, spectral balance."""
+    x16 = np.asarray(wav16k, dtype=np.float32)
+    x = scipy.signal.resample_poly(x16, 1, 2).astype(np.float32)
+    n = max(1, 1 + (len(x) - _W) // _HOP)
+    x = np.pad(x, (0, max(0, (n - 1) * _HOP + _W + _TMAX - len(x))))
+    fr = np.lib.stride_tricks.sliding_window_view(x, _W + _TMAX)[::_HOP][:n]
+    a = fr[:, :_W]
+    e0 = np.einsum("ij,ij->i", a, a) + 1e-10
+    # YIN difference d(t) = e0 + e(t) - 2 r(t); r by FFT cross-correlation, e(t) from one cumsum.
+    r = scipy.fft.irfft(np.conj(scipy.fft.rfft(a, _NFFT)) * scipy.fft.rfft(fr, _NFFT), _NFFT)[:, : _TMAX + 1]
+    cs = np.concatenate([[0.0], np.cumsum(x.astype(np.float64) ** 2)])
+    taus = np.arange(_TMAX + 1)
+    pos = (np.arange(n) * _HOP)[:, None] + taus
+    d = np.maximum(e0[:, None] + (cs[pos + _W] - cs[pos]) - 2 * r, 0.0)
+    cm = d[:, 1:] * taus[1:] / np.maximum(np.cumsum(d[:, 1:], axis=1), 1e-12)
+    c = cm[:, _TMIN - 1:]
+    below = c < 0.2
+    tau = np.where(below.any(axis=1), below.argmax(axis=1), c.argmin(axis=1))
+    rows = np.arange(n)
+    for _ in range(40):  # walk down to the local minimum after the first dip
+        nxt = np.minimum(tau + 1, c.shape[1] - 1)
+        step = c[rows, nxt] < c[rows, tau]
+        if not step.any():
+            break
+        tau = np.where(step, nxt, tau)
+    lo_, hi_ = c[rows, np.maximum(tau - 1, 0)], c[rows, np.minimum(tau + 1, c.shape[1] - 1)]
+    curv = lo_ - 2 * c[rows, tau] + hi_
+    frac = np.where(curv > 1e-9, np.clip(0.5 * (lo_ - hi_) / np.maximum(curv, 1e-9), -0.5, 0.5), 0.0)
+    # Spectral balance at 16 kHz on the same 25 ms frames.
+    y = np.pad(x16, (0, max(0, (n - 1) * 2 * _HOP + 2 * _W - len(x16))))
+    spec = np.abs(scipy.fft.rfft(np.lib.stride_tricks.sliding_window_view(y, 2 * _W)[:: 2 * _HOP][:n] * _HANN,
+                                 512)) ** 2 + 1e-12
+    freqs = np.arange(spec.shape[1]) * SR / 512
+    hi, lo = spec[:, freqs >= 2000].sum(1), spec[:, (freqs >= 80) & (freqs < 1000)].sum(1)
+    return {
+        "db": (10 * np.log10(e0 / _W)).astype(np.float32),
+        "ap": c[rows, tau].astype(np.float32),
+        "f0": (12 * np.log2(_SR8 / (tau + _TMIN + frac) / 55.0)).astype(np.float32),
+        "hf": (10 * np.log10(hi / lo)).astype(np.float32),
+        "cen": ((spec * freqs).sum(1) / spec.sum(1) / 1000).astype(np.float32),
+        "flat": (np.exp(np.log(spec).mean(1)) / spec.mean(1)).astype(np.float32),
+    }
+
+
+def pool_tracks(t: dict[str, np.ndarray], lo: int = 0, hi: int | None = None) -> np.ndarray:
+    """(len(PROSODY),) float32 features from frames [lo, hi) of ``tracks()``; level-invariant."""
+    t = {k: v[lo:hi] for k, v in t.items()}
+    db = t["db"]
+    out = dict.fromkeys(PROSODY, 0.0)
+    if not len(db):
+        return np.zeros(len(PROSODY), np.float32)
+    active = db > max(float(db.max()) - 35.0, -75.0)
+    voiced = active & (t["ap"] < 0.3)
+    n_act = max(1, int(active.sum()))
+    out["voiced_ratio"] = voiced.sum() / n_act
+    if voiced.sum() >= 3:
+        f = t["f0"][voiced]
+        p10, p50, p90 = np.percentile(f, [10, 50, 90])
+        out.update(f0_median_st=p50, f0_range_st=p90 - p10, f0_std_st=f.std())
+        both = voiced[1:] & voiced[:-1]
+        if both.any():
+            out["f0_delta_st"] = float(np.mean(np.minimum(np.abs(np.diff(t["f0"]))[both], 3.0)))
+        tt = np.flatnonzero(voiced) * FRAME_S
+        out["f0_slope_st"] = float(np.polyfit(tt, f, 1)[0]) if np.ptp(tt) > 0 else 0.0
+        out["periodicity"] = float(1.0 - t["ap"][voiced].mean())
+    ea = db[active]
+    p10, p95 = np.percentile(ea, [10, 95])
+    out.update(energy_std_db=ea.std(), energy_range_db=p95 - p10)
+    both = active[1:] & active[:-1]
+    out["energy_delta_db"] = float(np.abs(np.diff(db))[both].mean()) if both.any() else 0.0
+    out.update(hf_ratio_db=t["hf"][active].mean(), centroid_khz=t["cen"][active].mean(),
+               flatness=t["flat"][active].mean())
+    onsets = int(np.sum(voiced[1:] & ~voiced[:-1]) + int(voiced[0]))
+    out["onsets_per_s"] = onsets / (n_act * FRAME_S)
+    return np.array([out[k] for k in PROSODY], np.float32)
+
+
+def prosody(wav16k: np.ndarray) -> np.ndarray:
+    """(len(PROSODY),) float32 prosodic features of a 16 kHz mono span (any level)."""
+    return pool_tracks(tracks(wav16k))
+
+
+def frames_in(times: np.ndarray, a: float, b: float) -> np.ndarray:
+    """Indices of embedding frames whose centre lies in [a, b] (the nearest one if none)."""
+    idx = np.flatnonzero((times >= a) & (times <= b))
+    if not len(idx) and len(times):
+        idx = np.array([int(np.argmin(np.abs(times - (a + b) / 2)))])
+    return idx
+
+
+def features(wav16k: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    """Feature vector: embeddings (n, 1024) pooled as mean + std, then prosody(wav16k)."""
+    e = np.asarray(embeddings, np.float32).reshape(-1, 1024)
+    pooled = np.concatenate([e.mean(0), e.std(0)]) if len(e) else np.zeros(2048, np.float32)
+    return np.concatenate([pooled, prosody(wav16k)]).astype(np.float32)
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=-1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=-1, keepdims=True)
+
+
+class EmotionModel:
+    """The trained head: ``predict(wav, embeddings)`` -> {label: calibrated probability}."""
+
+    def __init__(self, head_path: Path, tagger=None) -> None:
+        with np.load(head_path, allow_pickle=False) as z:
+            self.W, self.b = z["W"].astype(np.float32), z["b"].astype(np.float32)
+            self.mean, self.std = z["mean"].astype(np.float32), z["std"].astype(np.float32)
+            self.labels = [str(s) for s in z["labels"]]
+            self.temperature = float(z["temperature"])
+            self.neutral = str(z["neutral"])
+            version = str(z["feature_version"])
+        if version != FEATURE_VERSION:
+            raise ValueError(f"{head_path}: features {version}, this code computes {FEATURE_VERSION}")
+        self._tagger = tagger  # a YamnetTagger, used only when no embeddings are given
+
+    def proba(self, feats: np.ndarray) -> np.ndarray:
+        """(n, n_labels) probabilities for a (n, n_features) feature matrix."""
+        x = (np.atleast_2d(feats) - self.mean) / self.std
+        return softmax((x @ self.W + self.b) / self.temperature)
+
+    def predict(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> dict[str, float]:
+        if embeddings is None:
+            if self._tagger is None:
+                raise ValueError("no embeddings given and no YAMNet tagger to compute them")
+            fs = self._tagger.run(np.asarray(wav16k, np.float32), hop_s=0.48, dense_hop_s=None)
+            embeddings = fs.embeddings[frames_in(fs.times_s, 0.0, len(wav16k) / SR)]
+        p = self.proba(features(wav16k, embeddings))[0]
+        return {k: float(v) for k, v in zip(self.labels, p, strict=True)}
+
+
+def spans(a: float, b: float) -> list[tuple[float, float]]:
+    """The segment itself, plus 3 s windows every 1.5 s when it is longer than 4 s."""
+    out = [(a, b)]
+    if b - a > LONG_S:
+        n = int(np.ceil((b - a - WIN_S) / WIN_HOP_S)) + 1
+        starts = np.linspace(a, b - WIN_S, n)
+        out += [(float(s), float(s) + WIN_S) for s in starts]
+    return out
+
+
+def run_emotion(ctx) -> dict:
+    """Pipeline stage: one emotion tag per speech segment + per-segment probability vectors."""
+    from harp_desktop import weights
+
+    t0 = time.perf_counter()
+    model = ctx.models.get("emotion", lambda: EmotionModel(weights.model_file("emotion", "emotion_head.npz")))
+    embs, _ = ctx.array("event_embeddings")
+    times, _ = ctx.array("event_times")
+    segs = [s for s in ctx.db.db.query(
+        "SELECT id, start_s, end_s FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid])
+        if s["end_s"] - s["start_s"] >= MIN_SEGMENT_S]
+    neutral = model.labels.index(model.neutral) if model.neutral in model.labels else -1
+    tags, ids, probs = [], [], []
+    for i, s in enumerate(segs):
+        if i % 20 == 0:
+            ctx.check()
+            ctx.report(i / max(1, len(segs)))
+        wins = spans(s["start_s"], s["end_s"])
+        feats = np.stack([
+            features(ctx.audio[int(a * SR): int(b * SR)], embs[frames_in(times, a, b)]) for a, b in wins])
+        p = model.proba(feats)
+        ids.append(s["id"])
+        probs.append(p[0])
+        k = int(p[0].argmax())
+        tags.append((wins[0], model.labels[k], float(p[0, k])))
+        if len(wins) > 1 and neutral >= 0:  # also keep the strongest non-neutral window
+            q = p[1:].copy()
+            q[:, neutral] = -1.0
+            w, k = np.unravel_index(int(q.argmax()), q.shape)
+            if p[1 + w].argmax() == k:
+                tags.append((wins[1 + w], model.labels[k], float(p[1 + w, k])))
+    info = {"segments": len(ids), "tags": len(tags)}
+
+    def write() -> None:
+        ctx.db.db.execute("DELETE FROM tags WHERE recording_id = ? AND kind = 'emotion'", [ctx.rid])
+        ctx.db.db["tags"].insert_all(
+            {"recording_id": ctx.rid, "kind": "emotion", "label": lab, "start_s": round(a, 3), "end_s": round(b, 3),
+             "score": round(sc, 4), "source": "emotion-head"} for (a, b), lab, sc in tags)
+        ctx.db.put_array(ctx.rid, "emotion_probs", np.array(probs, np.float32).reshape(-1, len(model.labels)),
+                         {"labels": model.labels, "segment_ids": ids})
+
+    ctx.finish("emotion", time.perf_counter() - t0, info, write)
+    return info

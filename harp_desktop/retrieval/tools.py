@@ -1,0 +1,179 @@
+"""HARP's retrieval tools over one indexed recording, each restricted to a time window.
+
+Every tool returns Evidence items with its own score in ``scores[tool]`` (0..1, higher
+is better). Tools never invent: a tool that fails is retried once by ``run`` and then
+reported unavailable.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from harp_desktop.audio.decode import load_clip
+from harp_desktop.types import Evidence
+
+TOOLS = ("time", "keyword", "label", "text_emb", "audio_emb", "speaker")
+_FTS_TOKEN = re.compile(r"[\w']+", re.UNICODE)
+
+
+@dataclass
+class ToolResult:
+    tool: str
+    args: dict
+    items: list[Evidence] = field(default_factory=list)
+    error: str | None = None  # set when the tool failed twice: reported, never invented
+    seconds: float = 0.0
+
+
+class RecordingTools:
+    """The tools bound to one recording of a Library (see harp_desktop.api)."""
+
+    def __init__(self, library, recording: dict) -> None:
+        self.lib = library
+        self.rec = recording
+        self.rid = recording["id"]
+        self._segments = {s["id"]: s for s in library.db.segments(self.rid)}
+        self._tags = library.db.tags(self.rid)
+
+    # -- helpers ----------------------------------------------------------------
+    def segments_in(self, start_s: float, end_s: float) -> list[dict]:
+        return [s for s in self._segments.values() if s["end_s"] > start_s and s["start_s"] < end_s]
+
+    def labels_for(self, start_s: float, end_s: float) -> list[str]:
+        out = []
+        for t in self._tags:
+            if t["end_s"] > start_s and t["start_s"] < end_s:
+                prefix = "emotion:" if t["kind"] == "emotion" else ""
+                lab = f"{prefix}{t['label']} ({t['score']:.2f})"
+                if lab not in out:
+                    out.append(lab)
+        return out
+
+    def from_segment(self, seg: dict, tool: str, score: float) -> Evidence:
+        return Evidence(seg["start_s"], seg["end_s"], seg["id"], seg["speaker"], seg["text"],
+                        self.labels_for(seg["start_s"], seg["end_s"]), {tool: round(float(score), 4)})
+
+    def _window_ids(self, start_s: float, end_s: float) -> set[int]:
+        return {s["id"] for s in self.segments_in(start_s, end_s)}
+
+    # -- tools ------------------------------------------------------------------
+    def time(self, start_s: float, end_s: float) -> list[Evidence]:
+        """Every segment in the window (a filter: score 1.0, never summed into ranking)."""
+        return [self.from_segment(s, "time", 1.0) for s in sorted(self.segments_in(start_s, end_s),
+                                                                  key=lambda s: s["start_s"])]
+
+    def keyword(self, terms: list[str], start_s: float, end_s: float, k: int = 20) -> list[Evidence]:
+        """FTS5 bm25 over segment text, normalised to 0..1 (best hit = 1); fuzzy fallback for misspellings."""
+        words = [w for t in terms for w in _FTS_TOKEN.findall(t.lower()) if len(w) > 1][:16]
+        if not words:
+            return []
+        match = " OR ".join(f'"{w}"' for w in dict.fromkeys(words))  # quoted: user text is never FTS syntax
+        rows = list(self.lib.db.db.query(
+            "SELECT s.id, bm25(segments_fts) AS rank FROM segments_fts JOIN segments s ON s.id = segments_fts.rowid "
+            "WHERE segments_fts MATCH ? AND s.recording_id = ? AND s.end_s > ? AND s.start_s < ? "
+            "ORDER BY rank LIMIT ?", [match, self.rid, start_s, end_s, k]))
+        out: dict[int, float] = {}
+        if rows:
+            best = min(r["rank"] for r in rows)  # bm25 is negative: lower is better
+            for r in rows:
+                out[r["id"]] = r["rank"] / best if best < 0 else 1.0
+        # Whisper misspells drug names ("am low dipine"): fuzzy-match long terms too.
+        long_terms = [w for w in dict.fromkeys(words) if len(w) >= 6]
+        for seg in self.segments_in(start_s, end_s):
+            for w in long_terms:
+                ratio = fuzz.partial_ratio(w, seg["text"].lower().replace(" ", "").replace("-", ""))
+                if ratio >= 85:
+                    out[seg["id"]] = max(out.get(seg["id"], 0.0), 0.8 * ratio / 100)
+        ranked = sorted(out.items(), key=lambda kv: -kv[1])[:k]
+        return [self.from_segment(self._segments[i], "keyword", s) for i, s in ranked]
+
+    def label(self, label: str, start_s: float, end_s: float, kind: str | None = None) -> list[Evidence]:
+        """Event / emotion tags with this label in the window: every one (adaptive K is decided later)."""
+        out = []
+        for t in self._tags:
+            if t["label"] != label or (kind and t["kind"] != kind):
+                continue
+            if not (t["end_s"] > start_s and t["start_s"] < end_s):
+                continue
+            segs = self.segments_in(t["start_s"], t["end_s"])
+            seg = max(segs, key=lambda s: min(s["end_s"], t["end_s"]) - max(s["start_s"], t["start_s"]), default=None)
+            ev = Evidence(t["start_s"], t["end_s"], None, seg["speaker"] if seg else None,
+                          seg["text"] if seg else "", self.labels_for(t["start_s"], t["end_s"]),
+                          {"label": round(float(t["score"]), 4)})
+            if t["kind"] == "emotion" and seg is not None:
+                ev.segment_id = seg["id"]  # an emotion belongs to the speech it colours
+            out.append(ev)
+        return out
+
+    def text_emb(self, query: str, start_s: float, end_s: float, k: int = 10) -> list[Evidence]:
+        vec = self.lib.models.text().embed([query])[0]
+        hits = self.lib.vectors.search(self.rec["sha256"], "text", vec, k, self._window_ids(start_s, end_s))
+        return [self.from_segment(self._segments[i], "text_emb", max(0.0, s)) for i, s in hits]
+
+    def cue_embedding(self, cue: Path | np.ndarray, space: str) -> np.ndarray:
+        wav = load_clip(Path(cue)) if not isinstance(cue, np.ndarray) else cue
+        if len(wav) < 4000:
+            raise ValueError("the example clip is shorter than 0.25 s")
+        if space == "speaker":
+            return self.lib.models.speaker().embed(wav)
+        fs = self.lib.models.yamnet().run(wav)
+        emb = fs.embeddings if fs.embeddings is not None else fs.scores
+        v = np.asarray(emb, np.float32).mean(axis=0)
+        return v / max(float(np.linalg.norm(v)), 1e-9)
+
+    def audio_emb(self, cue: Path | np.ndarray, start_s: float, end_s: float, k: int = 10) -> list[Evidence]:
+        """Moments that sound like the cue: per-frame YAMNet embeddings, peaks merged into spans."""
+        vec = self.cue_embedding(cue, "audio")
+        got = self.lib.db.get_array(self.rid, "event_embeddings")
+        times_got = self.lib.db.get_array(self.rid, "event_times")
+        if got is None or times_got is None:
+            raise RuntimeError("this recording has no audio embeddings; re-index it")
+        frames, times = got[0].astype(np.float32), times_got[0]
+        frames /= np.maximum(np.linalg.norm(frames, axis=1, keepdims=True), 1e-9)
+        sims = frames @ vec
+        mask = (times >= start_s) & (times <= end_s)
+        order = [i for i in np.argsort(-sims) if mask[i]]
+        out: list[Evidence] = []
+        for i in order:
+            t = float(times[i])
+            if any(abs(t - (e.start_s + e.end_s) / 2) < 1.0 for e in out):
+                continue
+            a, b = max(0.0, t - 0.5), t + 0.5
+            segs = self.segments_in(a, b)
+            seg = segs[0] if segs else None
+            out.append(Evidence(a, b, None, seg["speaker"] if seg else None, seg["text"] if seg else "",
+                                self.labels_for(a, b), {"audio_emb": round(float(max(0.0, sims[i])), 4)}))
+            if len(out) >= k:
+                break
+        return out
+
+    def speaker(self, cue: Path | np.ndarray | None, name: str | None, start_s: float, end_s: float,
+                k: int = 20) -> list[Evidence]:
+        """Segments in the voice of the cue clip (cosine to each segment's voice), or of a named speaker."""
+        if name:
+            wanted = name.strip().lower()
+            ids = [s["id"] for s in self.lib.db.speakers(self.rid)
+                   if wanted in {(s["name"] or "").lower(), s["label"].lower()}]
+            return [self.from_segment(s, "speaker", 1.0) for s in self.segments_in(start_s, end_s)
+                    if s["speaker_id"] in ids]
+        vec = self.cue_embedding(cue, "speaker")
+        got = self.lib.db.get_array(self.rid, "speaker_windows")
+        times = self.lib.db.get_array(self.rid, "speaker_window_times")
+        if got is None or times is None or not len(got[0]):
+            hits = self.lib.vectors.search(self.rec["sha256"], "speaker", vec, k, self._window_ids(start_s, end_s))
+            return [self.from_segment(self._segments[i], "speaker", max(0.0, s)) for i, s in hits]
+        # A segment's voice score is its best 1.6 s window: segment means blur short turns
+        # (a 2 s emotional line) into their neighbours.
+        sims, t = got[0] @ vec, times[0]
+        scored = []
+        for seg in self.segments_in(start_s, end_s):
+            inside = (t >= seg["start_s"] - 0.1) & (t <= seg["end_s"] + 0.1)
+            if inside.any():
+                scored.append((float(sims[inside].max()), seg))
+        scored.sort(key=lambda x: -x[0])
+        return [self.from_segment(seg, "speaker", max(0.0, s)) for s, seg in scored[:k]]
