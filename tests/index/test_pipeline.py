@@ -11,8 +11,7 @@ import soundfile as sf
 
 from harp_desktop.api import AudioError, Cancelled, IndexOptions, Library
 from harp_desktop.index.pipeline import STAGES
-from tests.conftest import DATA, REPO
-from tests.index.conftest import FAST, rows
+from tests.conftest import DATA, FAST, REPO, rows
 
 
 def test_every_stage_produces_its_output(indexed):

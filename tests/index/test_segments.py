@@ -16,7 +16,7 @@ def test_split_at_speaker_change_snaps_to_word_pause():
     segs = build_turns(speaker_pieces(regions, centres, labels, words), words)
     assert [s.speaker for s in segs] == [0, 1]
     cut = segs[0].end_s
-    gaps = [(a.end_s + b.start_s) / 2 for a, b in zip(words, words[1:])]
+    gaps = [(a.end_s + b.start_s) / 2 for a, b in zip(words, words[1:], strict=False)]
     assert min(abs(cut - g) for g in gaps) < 1e-6  # no word cut in half
     assert sum(len(s.words) for s in segs) == len(words)
 
