@@ -84,6 +84,63 @@ def cmd_index(args) -> int:
     return EXIT_ERROR if failures else 0
 
 
+def _fmt_answer(a) -> str:
+    lines = [a.answer, "", a.rationale]
+    if not a.supported:
+        lines.append("(supported: false: no retrieved evidence backs this answer)")
+    if a.evidence:
+        lines += ["", "Evidence:"]
+        for e in a.evidence[:20]:
+            tags = f"  [{', '.join(e.labels[:3])}]" if e.labels else ""
+            lines.append(f"  {_fmt_time(e.start_s)}-{_fmt_time(e.end_s)}  {e.speaker or '-'}: {e.text[:90]}{tags}")
+        if len(a.evidence) > 20:
+            lines.append(f"  ... {len(a.evidence) - 20} more")
+    for n in a.notes:
+        lines.append(f"note: {n}")
+    lines.append(f"({a.timings_s.get('total', 0):.2f} s; planner: {a.models.get('planner')}; "
+                 f"model: {a.models.get('llm') or 'none (--no-llm)'})")
+    return "\n".join(lines)
+
+
+def cmd_ask(args) -> int:
+    from harp_desktop.api import AudioError, Cancelled, IndexOptions
+
+    llm = None
+    if not args.no_llm:
+        from harp_desktop.agent.llm import LLMError, load_llm
+
+        try:
+            llm = load_llm(args.llm)
+        except LLMError as exc:
+            print(f"harp: error: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+    with _library(args) as lib:
+        try:
+            lib.recording(args.recording)
+        except LookupError:
+            if not Path(args.recording).exists():
+                raise
+            bar = ProgressBar(Path(args.recording).name)
+            try:
+                lib.index(args.recording, IndexOptions(asr_profile=args.asr), bar)
+            except (AudioError, Cancelled) as exc:
+                bar.close()
+                print(f"harp: error: {exc or 'cancelled'}", file=sys.stderr)
+                return EXIT_ERROR
+            bar.close()
+        try:
+            a = lib.ask(args.recording, args.question, args.cue, llm=llm, retrieval=args.retrieval,
+                        evidence=args.evidence, fusion=args.fusion, two_pass=not args.single_pass)
+        except AudioError as exc:
+            print(f"harp: error: example clip: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+    if args.json:
+        print(json.dumps(a.to_json(), ensure_ascii=False))
+    else:
+        print(_fmt_answer(a))
+    return 0
+
+
 def cmd_show(args) -> int:
     with _library(args) as lib:
         data = lib.transcript(args.recording)
@@ -144,6 +201,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("ask", help="ask a question about a recording (indexes it first if needed)")
+    p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
+    p.add_argument("question")
+    p.add_argument("--cue", help="an example clip: a voice or a sound to look for")
+    p.add_argument("--retrieval", default="hybrid", choices=["hybrid", "keyword", "vector"])
+    p.add_argument("--evidence", default="metadata", choices=["metadata", "audio", "multimodal"],
+                   help="audio/multimodal need an audio-capable GGUF + projector (not bundled)")
+    p.add_argument("--fusion", default="rrf", choices=["rrf", "harp", "calibrated"])
+    p.add_argument("--no-llm", action="store_true", help="rule planner + extractive answers; no language model")
+    p.add_argument("--llm", default="qwen1.5b", help="qwen1.5b (default), qwen0.5b or smollm2")
+    p.add_argument("--single-pass", action="store_true", help="one reasoning pass instead of two (faster)")
+    p.add_argument("--asr", default="base", choices=list(weights.ASR_PROFILES), help="ASR profile if indexing")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_ask)
 
     p = sub.add_parser("models", help="list model weights, presence, checksum status and licence")
     p.add_argument("--json", action="store_true")

@@ -150,9 +150,9 @@ class Asker:
             got = [self.run_call(tools, c, es.start_s, es.end_s, cue_wav) for c in self._mode_filter(es.calls)]
             results += got
             items = [e for r in got for e in r.items]
-            k = None if es.all_matches else 3
-            if plan.intent == "speaker":
-                k = None
+            # Adaptive K: every match for counts / "every" / event and voice questions; a few more
+            # moments for free-text questions (answers often span two turns), HARP's 3 otherwise.
+            k = None if es.all_matches or plan.intent == "speaker" else (5 if plan.intent in ("text", "yesno") else 3)
             fused = fuse(items, self.fusion, k)
             if es.all_matches and plan.target_event:
                 fused = [e for e in fused if "label" in e.scores or "audio_emb" in e.scores]
