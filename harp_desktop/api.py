@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,20 @@ class Library:
         self.db = LibraryDB(self.folder)
         self.vectors = VectorStore(self.folder)
         self.models = ModelCache()
+        self._arrays: OrderedDict[tuple[int, str], tuple] = OrderedDict()
+
+    def array(self, recording_id: int, name: str):
+        """A stage's stored array (e.g. per-frame embeddings), cached: tools read them per question."""
+        key = (recording_id, name)
+        if key not in self._arrays:
+            got = self.db.get_array(recording_id, name)
+            if got is None:
+                return None
+            self._arrays[key] = got
+            while len(self._arrays) > 12:
+                self._arrays.popitem(last=False)
+        self._arrays.move_to_end(key)
+        return self._arrays[key]
 
     def close(self) -> None:
         self.db.close()

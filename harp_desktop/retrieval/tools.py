@@ -129,15 +129,15 @@ class RecordingTools:
     def audio_emb(self, cue: Path | np.ndarray, start_s: float, end_s: float, k: int = 10) -> list[Evidence]:
         """Moments that sound like the cue: per-frame YAMNet embeddings, peaks merged into spans."""
         vec = self.cue_embedding(cue, "audio")
-        got = self.lib.db.get_array(self.rid, "event_embeddings")
-        times_got = self.lib.db.get_array(self.rid, "event_times")
+        got = self.lib.array(self.rid, "event_embeddings")
+        times_got = self.lib.array(self.rid, "event_times")
         if got is None or times_got is None:
             raise RuntimeError("this recording has no audio embeddings; re-index it")
-        frames, times = got[0].astype(np.float32), times_got[0]
-        frames /= np.maximum(np.linalg.norm(frames, axis=1, keepdims=True), 1e-9)
-        sims = frames @ vec
-        mask = (times >= start_s) & (times <= end_s)
-        order = [i for i in np.argsort(-sims) if mask[i]]
+        all_times = times_got[0]
+        lo, hi = np.searchsorted(all_times, start_s), np.searchsorted(all_times, end_s, side="right")
+        frames, times = got[0][lo:hi].astype(np.float32), all_times[lo:hi]
+        sims = (frames @ vec) / np.maximum(np.linalg.norm(frames, axis=1), 1e-9)
+        order = np.argsort(-sims)
         out: list[Evidence] = []
         for i in order:
             t = float(times[i])
@@ -162,8 +162,8 @@ class RecordingTools:
             return [self.from_segment(s, "speaker", 1.0) for s in self.segments_in(start_s, end_s)
                     if s["speaker_id"] in ids]
         vec = self.cue_embedding(cue, "speaker")
-        got = self.lib.db.get_array(self.rid, "speaker_windows")
-        times = self.lib.db.get_array(self.rid, "speaker_window_times")
+        got = self.lib.array(self.rid, "speaker_windows")
+        times = self.lib.array(self.rid, "speaker_window_times")
         if got is None or times is None or not len(got[0]):
             hits = self.lib.vectors.search(self.rec["sha256"], "speaker", vec, k, self._window_ids(start_s, end_s))
             return [self.from_segment(self._segments[i], "speaker", max(0.0, s)) for i, s in hits]

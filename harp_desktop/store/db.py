@@ -21,6 +21,7 @@ import sqlite_utils
 from harp_desktop.paths import private_dir
 
 SCHEMA_VERSION = 2
+LARGE_ARRAY_BYTES = 1 << 20
 _SCHEMA_FILE = Path(__file__).with_name("schema.sql")
 
 
@@ -146,15 +147,30 @@ class LibraryDB:
 
     # -- arrays -----------------------------------------------------------------
     def put_array(self, recording_id: int, name: str, arr: np.ndarray, meta: dict | None = None) -> None:
+        """Small arrays live in the row; large ones (per-frame embeddings) in an .npy file
+        beside the database, memory-mapped on read so a tool touches only its window.
+        The file is replaced atomically before the row commits; a crash in between
+        leaves the stage unfinished, so it re-runs and rewrites the same content."""
+        arr = np.ascontiguousarray(arr)
+        meta = dict(meta or {})
         buf = io.BytesIO()
-        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+        if arr.nbytes > LARGE_ARRAY_BYTES:
+            folder = private_dir(private_dir(self.folder / "arrays") / str(recording_id))
+            target = folder / f"{name}.npy"
+            tmp = folder / f"{name}.partial.npy"
+            np.save(tmp, arr, allow_pickle=False)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, target)
+            meta["_file"] = f"arrays/{recording_id}/{name}.npy"
+        else:
+            np.save(buf, arr, allow_pickle=False)
         self.db["arrays"].upsert(
             {
                 "recording_id": recording_id,
                 "name": name,
                 "dtype": str(arr.dtype),
                 "shape": json.dumps(list(arr.shape)),
-                "meta": json.dumps(meta or {}),
+                "meta": json.dumps(meta),
                 "data": buf.getvalue(),
             },
             pk=("recording_id", "name"),
@@ -166,7 +182,10 @@ class LibraryDB:
         )
         if not rows:
             return None
-        return np.load(io.BytesIO(rows[0]["data"]), allow_pickle=False), json.loads(rows[0]["meta"] or "{}")
+        meta = json.loads(rows[0]["meta"] or "{}")
+        if "_file" in meta:
+            return np.load(self.folder / meta.pop("_file"), mmap_mode="r", allow_pickle=False), meta
+        return np.load(io.BytesIO(rows[0]["data"]), allow_pickle=False), meta
 
     # -- answers ----------------------------------------------------------------
     def store_answer(self, recording_id: int, data: dict) -> int:

@@ -87,3 +87,16 @@ def test_rename_speaker(library_dir):
     assert db.speakers(rid)[0]["name"] == "Dr Patel"
     with pytest.raises(LookupError):
         db.rename_speaker(rid, "SPEAKER_9", "x")
+
+
+def test_large_arrays_live_in_private_memmapped_files(library_dir):
+    db = LibraryDB(library_dir)
+    rid = _recording(db)
+    big = np.arange(600_000, dtype=np.float32).reshape(-1, 100)
+    db.put_array(rid, "frames", big, {"hop_s": 0.48})
+    got, meta = db.get_array(rid, "frames")
+    assert isinstance(got, np.memmap) and (got[123] == big[123]).all() and meta == {"hop_s": 0.48}
+    files = list((library_dir / "arrays").rglob("*.npy"))
+    assert len(files) == 1 and files[0].stat().st_mode & 0o077 == 0
+    db.put_array(rid, "frames", big[:10])  # shrinks below the threshold: back into the row
+    assert db.get_array(rid, "frames")[0].shape == (10, 100)
