@@ -95,14 +95,12 @@ def main() -> None:
         timings["open"].append(time.perf_counter() - t)
         tools.lib.models.text().embed = lambda q, _v=text_vec: np.array([_v])  # query embedding timed apart
         tools.cue_embedding = lambda cue, space, _v=voice, _s=sound: _v if space == "speaker" else _s
-        for name, fn in (("time", lambda: tools.time(a, b)),
-                         ("keyword", lambda: tools.keyword(["chest", "pain", "amlodipine"], a, b)),
-                         ("label", lambda: tools.label("cough", a, b)),
-                         ("text_emb", lambda: tools.text_emb("chest pain at night", a, b)),
-                         ("speaker", lambda: tools.speaker(np.zeros(1), None, a, b)),
-                         ("audio_emb", lambda: tools.audio_emb(np.zeros(1), a, b))):
+        calls = {"time": (tools.time, ()), "keyword": (tools.keyword, (["chest", "pain", "amlodipine"],)),
+                 "label": (tools.label, ("cough",)), "text_emb": (tools.text_emb, ("chest pain at night",)),
+                 "speaker": (tools.speaker, (np.zeros(1), None)), "audio_emb": (tools.audio_emb, (np.zeros(1),))}
+        for name, (fn, head) in calls.items():
             t = time.perf_counter()
-            fn()
+            fn(*head, a, b)
             timings[name].append(time.perf_counter() - t)
     print(f"library: {len(recs)} recordings, {len(recs)} h, {n_segments} segments; {args.calls} calls per tool")
     print(f"{'tool':<11}{'median ms':>11}{'p95 ms':>9}")
