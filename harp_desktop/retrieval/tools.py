@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 from rapidfuzz import fuzz
 
-from harp_desktop.audio.decode import load_clip
+from harp_desktop.audio.decode import SAMPLE_RATE, load_clip, open_cache
 from harp_desktop.types import Evidence
 
 TOOLS = ("time", "keyword", "label", "text_emb", "audio_emb", "speaker")
@@ -107,7 +107,46 @@ class RecordingTools:
                           {"label": round(float(t["score"]), 4)})
             if t["kind"] == "emotion" and seg is not None:
                 ev.segment_id = seg["id"]  # an emotion belongs to the speech it colours
-            out.append(ev)
+            bursts = self._bursts(t["start_s"], t["end_s"]) if t["kind"] == "event" else []
+            if len(bursts) > 1 and all(b[0] - a[1] >= 0.5 for a, b in zip(bursts, bursts[1:], strict=False)):
+                for a, b in bursts:  # one event per separate burst, each with its own span
+                    out.append(Evidence(max(0.0, a - 0.15), b + 0.15, None, ev.speaker, ev.text, ev.labels,
+                                        dict(ev.scores)))
+            else:
+                out.append(ev)
+        return out
+
+    def _bursts(self, start_s: float, end_s: float) -> list[tuple[float, float]]:
+        """Loud bursts inside an event span that no transcribed word covers.
+
+        YAMNet hears ~1 s patches, so two coughs a second apart come out as one event;
+        counting bursts in the audio (20 ms frames within 12 dB of the event's peak)
+        separates them, and ignoring bursts under words keeps speech out of the count.
+        """
+        cache = self.lib.folder / "audio" / f"{self.rec['sha256']}.f32"
+        if not cache.exists():
+            return []
+        audio = open_cache(cache)
+        x = np.asarray(audio[int(start_s * SAMPLE_RATE) : int(end_s * SAMPLE_RATE)], np.float32)
+        n = len(x) // 320
+        if n < 3:
+            return []
+        db = 10 * np.log10((x[: n * 320].reshape(n, 320) ** 2).mean(axis=1) + 1e-12)
+        on = db > db.max() - 12
+        runs: list[list[int]] = []
+        for i in np.flatnonzero(on):
+            if runs and i - runs[-1][1] <= 15:  # gaps under 0.3 s belong to the same burst
+                runs[-1][1] = i + 1
+            else:
+                runs.append([int(i), int(i) + 1])
+        words = list(self.lib.db.db.query(
+            "SELECT start_s, end_s FROM words WHERE recording_id = ? AND end_s > ? AND start_s < ?",
+            [self.rid, start_s, end_s]))
+        out = []
+        for a, b in runs:
+            s, e = start_s + a * 0.02, start_s + b * 0.02
+            if e - s >= 0.06 and not any(w["start_s"] < e and w["end_s"] > s for w in words):
+                out.append((round(s, 2), round(e, 2)))
         return out
 
     def text_emb(self, query: str, start_s: float, end_s: float, k: int = 10) -> list[Evidence]:
