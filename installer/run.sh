@@ -10,6 +10,9 @@ case "${1:-demo}" in
     SAMPLE=resources/samples/consultation.flac
     .venv/bin/harp index "$SAMPLE"
     .venv/bin/harp show "$SAMPLE"
+    echo
+    echo "Q: Does the patient report chest pain or tightness?"
+    .venv/bin/harp ask "$SAMPLE" "Does the patient report chest pain or tightness?"
     ;;
   test)
     .venv/bin/ruff check harp_desktop tests benchmarks resources installer
