@@ -24,6 +24,7 @@ GAP_S = 1.5  # silence inserted between regions so words do not run together
 class AsrOptions:
     beam_size: int = 1
     language: str | None = None  # None: detect once on the first chunk, then keep it
+    hotwords: str | None = None
 
 
 
@@ -68,6 +69,7 @@ class Transcriber:
             word_timestamps=True,
             vad_filter=False,
             condition_on_previous_text=False,
+            hotwords=self.options.hotwords,
         )
         words = []
         for s in segments:

@@ -25,6 +25,15 @@ class IndexOptions:
     language: str | None = None
     cpu_threads: int = 2
     asr_chunk_s: float = 240.0  # speech per ASR chunk: the unit of resume after a crash
+    # Whisper hotwords: a clinical vocabulary (drug names, symptoms) it would otherwise misspell.
+    hotwords: str | None = field(default_factory=lambda: _default_hotwords())
+
+
+def _default_hotwords() -> str | None:
+    from harp_desktop.paths import REPO_ROOT
+
+    path = REPO_ROOT / "resources" / "clinical_vocabulary.txt"
+    return path.read_text(encoding="utf-8").strip() if path.exists() else None
 
 
 @dataclass

@@ -37,7 +37,8 @@ class StageSpec:
 STAGES: list[StageSpec] = [
     StageSpec("vad", (), 0.03, stages.run_vad, lambda o: f"{weights.fingerprint('vad')}:{VAD_OPTIONS}"),
     StageSpec("asr", ("vad",), 0.62, stages.run_asr,
-              lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}"),
+              lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}:"
+                        f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
               lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v1"),
     StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v1"),

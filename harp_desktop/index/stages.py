@@ -61,7 +61,7 @@ def asr_model_key(options) -> str:
 def run_asr(ctx: StageContext) -> dict:
     t0 = time.perf_counter()
     key = asr_model_key(ctx.options)
-    opts = AsrOptions(beam_size=ctx.options.beam_size, language=ctx.options.language)
+    opts = AsrOptions(beam_size=ctx.options.beam_size, language=ctx.options.language, hotwords=ctx.options.hotwords)
     chunks = plan_chunks(_regions(ctx), ctx.options.asr_chunk_s)
     # Chunks committed by an earlier, interrupted run with the same fingerprint are kept.
     ctx.db.db.execute(
