@@ -173,9 +173,11 @@ def fingerprint(key: str) -> str:
     return f"{key}:{hashlib.sha256(joined.encode()).hexdigest()[:12]}"
 
 
-def status() -> list[ModelStatus]:
+def status(skip: tuple[str, ...] = ()) -> list[ModelStatus]:
     out = []
     for key, entry in manifest().items():
+        if key in skip:
+            continue
         st = ModelStatus(key, entry["role"], entry["licence"], entry["packages"], False, None, None)
         if entry.get("unavailable"):
             st.note = "unavailable: " + entry["unavailable"]

@@ -6,7 +6,7 @@ from harp_desktop import weights
 
 
 def test_every_available_model_verifies():
-    for st in weights.status():
+    for st in weights.status(skip=("llm-qwen1.5b", "llm-qwen0.5b")):  # 1.6 GB: checked in tests/agent
         if st.note.startswith("unavailable"):
             continue
         assert st.present and st.checksum_ok, (st.key, st.note)

@@ -195,9 +195,11 @@ class Asker:
             return ("No" if plan.intent == "yesno" else "Not found"), "No matching evidence was found.", False
         schema = ans.answer_schema(plan.intent, len(evidence))
         passes = []
+        # Pass 2 keeps the evidence order and samples at a higher temperature: the prompt is
+        # then already in the KV cache, so the second opinion costs only its generation.
         orders = [list(range(len(evidence)))]
         if self.two_pass:
-            orders.append(list(reversed(orders[0])))
+            orders.append(orders[0])
         for n, order in enumerate(orders):
             ordered = [evidence[i] for i in order]
             try:
