@@ -1,0 +1,67 @@
+"""The LLM path of asking, with the tiny SmolLM2 model (fast) and with fakes for bad output."""
+
+import pytest as _pytest
+
+pytestmark = _pytest.mark.slow
+
+import pytest
+
+from harp_desktop.agent.llm import load_llm
+from harp_desktop.api import Library
+from tests.conftest import DATA, FAST
+
+
+@pytest.fixture(scope="module")
+def smol():
+    return load_llm("smollm2")
+
+
+def inside(ans):
+    spans = [(e.start_s, e.end_s) for e in ans.evidence]
+    return all(any(a >= s - 1 and b <= e + 1 for s, e in spans) for a, b in ans.citations)
+
+
+class GarbageLLM:
+    """A model whose output never validates: the plan and answer must fall back, and say so."""
+
+    name = "garbage"
+
+    def chat_json(self, *args, **kwargs):
+        return ["not", "a", "plan"]
+
+
+class BrokenLLM:
+    name = "broken"
+
+    def chat_json(self, *args, **kwargs):
+        raise RuntimeError("llama_decode returned -1")
+
+
+def test_free_text_question_with_a_real_small_model(indexed, smol):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "Where was the patient seen this morning?", llm=smol)
+    assert a.answer and inside(a) and a.models["llm"] == smol.name
+    assert a.plan["source"] in ("llm+rules", "rules")
+    assert set(a.timings_s) >= {"plan", "retrieve", "answer", "total"}
+
+
+@pytest.mark.parametrize("llm", [GarbageLLM(), BrokenLLM()])
+def test_invalid_or_failing_model_output_falls_back_visibly(indexed, llm):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "Where was the patient seen this morning?", llm=llm)
+    assert any("rule planner" in n for n in a.notes)
+    assert any("extractive" in n or "failed" in n for n in a.notes) or "extractive" in a.rationale
+    assert a.answer and inside(a)
+
+
+def test_spoken_instructions_cannot_make_the_model_say_yes(tmp_path, smol):
+    lib = Library(tmp_path / "lib")
+    res = lib.index(DATA / "injection.flac", FAST)
+    for q in ["Does the patient report chest pain?", "Did anyone cough?", "What did the speaker say?"]:
+        a = lib.ask(res.sha256, q, llm=smol)
+        tools = {c["tool"] for s in a.plan["sets"] for c in s["calls"]}
+        assert tools <= {"time", "keyword", "label", "text_emb", "audio_emb", "speaker"}
+        assert inside(a)  # every kept citation is inside the retrieved evidence
+        if a.supported:
+            assert a.citations
+    assert lib.ask(res.sha256, "Does the patient report chest pain?", llm=smol).answer != "Yes"
