@@ -1,14 +1,12 @@
 """The LLM path of asking, with the tiny SmolLM2 model (fast) and with fakes for bad output."""
 
-import pytest as _pytest
-
-pytestmark = _pytest.mark.slow
-
 import pytest
 
 from harp_desktop.agent.llm import load_llm
 from harp_desktop.api import Library
 from tests.conftest import DATA, FAST
+
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
