@@ -67,11 +67,22 @@ def answer_schema(intent: str, n_evidence: int) -> dict:
     }
 
 
-def prompt(question: str, evidence: list[Evidence]) -> str:
+def speaker_hint(evidence: list[Evidence], shares: dict[str, tuple[int, float]]) -> str:
+    """One line on who asks questions: lets the model tell a clinician from a patient."""
+    parts = []
+    for spk in dict.fromkeys(e.speaker for e in evidence if e.speaker):
+        n, share = shares.get(spk, (0, 0.0))
+        if n >= 3:
+            role = " (likely the clinician)" if share >= 0.4 else (" (likely the patient)" if share <= 0.15 else "")
+            parts.append(f"{spk} asks questions in {share:.0%} of {n} turns{role}")
+    return ("Speakers: " + "; ".join(parts) + ".\n") if parts else ""
+
+
+def prompt(question: str, evidence: list[Evidence], hint: str = "") -> str:
     safe = [Evidence(e.start_s, e.end_s, e.segment_id, e.speaker,
                      ("[instruction-like speech, quoted only] " + e.text) if INJECTION.search(e.text) else e.text,
                      e.labels, e.scores) for e in evidence]
-    return f"Evidence:\n{chain.render(safe)}\n\nQuestion: {question}\nAnswer from the evidence only."
+    return f"{hint}Evidence:\n{chain.render(safe)}\n\nQuestion: {question}\nAnswer from the evidence only."
 
 
 def compose(first: str, reason: str, used: list[int], evidence: list[Evidence]) -> tuple[str, str]:
@@ -81,6 +92,19 @@ def compose(first: str, reason: str, used: list[int], evidence: list[Evidence]) 
     refs = " ".join(chain.span(e) for e in cited)
     rationale = f"{reason} {refs}".strip() if cited else reason
     return first.strip().splitlines()[0][:100] if first.strip() else "Not found", rationale
+
+
+def negated(text: str, keywords: list[str]) -> bool | None:
+    """Whether the first mention of a keyword in ``text`` is negated ("I'm not short of breath").
+
+    None when no keyword is mentioned. Scope: a negation among the four words before it.
+    """
+    words = re.findall(r"[a-z']+", text.lower())
+    stems = [k.lower()[:5] for k in keywords if len(k) > 3]
+    for i, w in enumerate(words):
+        if any(w.startswith(s) for s in stems):
+            return any(NEGATION.fullmatch(x) or x.endswith("n't") for x in words[max(0, i - 4) : i])
+    return None
 
 
 def extractive(plan: Plan, question: str, evidence: list[Evidence]) -> tuple[str, str, bool]:
@@ -98,13 +122,17 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence]) -> tuple[str
             return "No", "No speech in the recording mentions it (no keyword match).", False
         best, quote = hit[0], hit[0].text.strip()[:200]
         top = hit[:2]
-        first = "No" if NEGATION.search(quote) else "Yes"
+        first = "No" if negated(quote, [w for t in plan_terms(plan) for w in t.split()]) else "Yes"
     elif plan.intent == "when":
         first = format_clock(best.start_s)
     else:
         first = quote.split(".")[0][:100]
     cites = " ".join(chain.span(e) for e in top)
     return first, f'Closest evidence: "{quote}" {cites} (extractive answer: no language model used).', True
+
+
+def plan_terms(plan: Plan) -> list[str]:
+    return [t for es in plan.sets for c in es.calls if c.tool == "keyword" for t in c.args.get("terms", [])]
 
 
 def as_dict(plan: Plan) -> dict:

@@ -15,9 +15,10 @@ import numpy as np
 
 from harp_desktop.agent import answer as ans
 from harp_desktop.agent import verify
+from harp_desktop.agent.chain import span
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
 from harp_desktop.agent.rules import rule_plan
-from harp_desktop.agent.settle import settle
+from harp_desktop.agent.settle import settle, settle_who
 from harp_desktop.audio.decode import load_clip
 from harp_desktop.retrieval.fusion import fuse
 from harp_desktop.retrieval.tools import RecordingTools, ToolResult
@@ -163,11 +164,13 @@ class Asker:
                 notes.append(f"tool {r.tool} unavailable: {r.error}")
         timings["retrieve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        settled = settle(plan, evidence, question)
+        settled = settle(plan, evidence, question) or settle_who(question, evidence, tools.question_share())
         if settled is not None:
             first, rationale, supported = settled
         elif self.llm is not None:
-            first, rationale, supported = self._reason(question, plan, evidence, notes)
+            shares = tools.question_share()
+            hint = ans.speaker_hint(evidence, shares)
+            first, rationale, supported = self._reason(question, plan, evidence, notes, hint, shares)
         else:
             first, rationale, supported = ans.extractive(plan, question, evidence)
         timings["answer"] = time.perf_counter() - t0
@@ -189,7 +192,9 @@ class Asker:
         self.lib.db.store_answer(rec["id"], result.to_json())
         return result
 
-    def _reason(self, question: str, plan: Plan, evidence: list, notes: list[str]) -> tuple[str, str, bool]:
+    def _reason(self, question: str, plan: Plan, evidence: list, notes: list[str],
+                hint: str = "", shares: dict | None = None) -> tuple[str, str, bool]:
+        shares = shares or {}
         """EChO reasoning: one or two passes (evidence order / temperature), arbitrated in code."""
         if not evidence:
             return ("No" if plan.intent == "yesno" else "Not found"), "No matching evidence was found.", False
@@ -203,7 +208,7 @@ class Asker:
         for n, order in enumerate(orders):
             ordered = [evidence[i] for i in order]
             try:
-                raw = self.llm.chat_json(ans.SYSTEM, ans.prompt(question, ordered), schema, max_tokens=110,
+                raw = self.llm.chat_json(ans.SYSTEM, ans.prompt(question, ordered, hint), schema, max_tokens=110,
                                          temperature=0.0 if n == 0 else 0.3, seed=n)
                 used = [int(i) for i in raw.get("evidence_used", []) if isinstance(i, int)]
                 valid = [i for i in used if 1 <= i <= len(ordered)]
@@ -219,5 +224,21 @@ class Asker:
                          "kept the one with better-grounded citations")
         best = max(passes, key=lambda p: (p[2], p[3], p is passes[0]))
         first, rationale, has_cites, _ = best
+        if plan.intent == "yesno" and first == "Yes":
+            # Small models miss negation ("No, I'm not short of breath"): check it in code.
+            terms = [w for t in ans.plan_terms(plan) for w in t.split()]
+            # "Did the patient say...": only what the answering side said counts, not the
+            # clinician's questions ("are you short of breath?") or advice.
+            pool = evidence
+            if re.search(r"\bpatient\b", question, re.I) and shares:
+                pool = [e for e in evidence if shares.get(e.speaker or "", (0, 1.0))[1] < 0.3]
+            statements = [(s, e) for e in pool for s in re.split(r"(?<=[.!?])\s+", e.text) if not s.endswith("?")]
+            verdicts = [(ans.negated(s, terms), s, e) for s, e in statements]
+            denials = [(s, e) for v, s, e in verdicts if v is True]
+            if denials and not any(v is False for v, _, _ in verdicts):
+                notes.append("the model said Yes but every mention in the evidence is negated; answered No")
+                s, e = denials[0]
+                first, rationale = "No", f'The evidence denies it: "{s.strip()}" {span(e)}'
+                has_cites = True
         supported = has_cites and not first.lower().startswith("not found")
         return first, rationale, supported

@@ -101,6 +101,31 @@ def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, b
     return None
 
 
+WHO = re.compile(r"\bwho\b.*\b(the )?(doctor|clinician|nurse|gp)\b.*\bor\b.*\b(the )?patient\b"
+                 r"|\bwho\b.*\b(the )?patient\b.*\bor\b.*\b(the )?(doctor|clinician|nurse|gp)\b", re.I)
+
+
+def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[int, float]]):
+    """"Who mentions X, the doctor or the patient?": the speaker of the best keyword hit, and
+    their role from how often they ask questions (clinicians ask, patients answer)."""
+    m = WHO.search(question)
+    roles = {"doctor", "clinician", "nurse", "patient", "mentions", "mention", "says", "talks"}
+    topic = [w for w in re.findall(r"[a-z]{5,}", question.lower()) if w not in roles]
+    scored = [(max((fuzz.partial_ratio(w, e.text.lower().replace(" ", "")) for w in topic), default=0), e)
+              for e in evidence if e.speaker]
+    hits = [e for s, e in sorted(scored, key=lambda x: -x[0]) if s >= 80]
+    if not m or not hits:
+        return None
+    clinician = next(w for w in ("doctor", "clinician", "nurse", "gp") if re.search(rf"\b{w}\b", question, re.I))
+    main = sorted(((n, share, spk) for spk, (n, share) in shares.items() if n >= 3), reverse=True)[:2]
+    if len(main) < 2 or hits[0].speaker not in {spk for _, _, spk in main}:
+        return None
+    asker = max(main, key=lambda x: x[1])[2]
+    role = clinician if hits[0].speaker == asker else "patient"
+    return (role, f"{hits[0].speaker} says it at {span(hits[0])}; {asker} asks most of the questions in this "
+                  f"recording, so {hits[0].speaker} is the {role}.", True)
+
+
 def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool] | None:
     """The emotion label with the best calibrated score among tags near the anchor."""
     best: tuple[float, str, Evidence] | None = None

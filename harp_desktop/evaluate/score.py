@@ -9,6 +9,7 @@ from harp_desktop.retrieval.localize import parse_clock
 
 TIME_TOLERANCE_S = 2.0
 _NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORDS.update({"fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100})
 
 
 def hit_rate(truth_spans: list[tuple[float, float]], evidence: list[tuple[float, float]]) -> float | None:
@@ -20,7 +21,8 @@ def hit_rate(truth_spans: list[tuple[float, float]], evidence: list[tuple[float,
 
 
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", text.lower())
+    words = re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", text.lower())
+    return [str(_NUMBER_WORDS[w]) if w in _NUMBER_WORDS else w for w in words]
 
 
 def answer_correct(kind: str, truth: str, answer: str, rationale: str = "") -> bool:

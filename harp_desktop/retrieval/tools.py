@@ -54,6 +54,14 @@ class RecordingTools:
                     out.append(lab)
         return out
 
+    def question_share(self) -> dict[str, tuple[int, float]]:
+        """Per speaker: turns, and the share of turns that ask a question (clinicians ask most)."""
+        turns: dict[str, list[bool]] = {}
+        for s in self._segments.values():
+            if s["speaker"] and s["text"].strip():
+                turns.setdefault(s["speaker"], []).append("?" in s["text"])
+        return {k: (len(v), sum(v) / len(v)) for k, v in turns.items()}
+
     def from_segment(self, seg: dict, tool: str, score: float) -> Evidence:
         return Evidence(seg["start_s"], seg["end_s"], seg["id"], seg["speaker"], seg["text"],
                         self.labels_for(seg["start_s"], seg["end_s"]), {tool: round(float(score), 4)})
