@@ -52,6 +52,13 @@ def _package_dir(package: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
+def _source(f: dict) -> Path:
+    """Where a manifest file lives: ``repo_path`` (shipped in this repository) or package + path."""
+    if "repo_path" in f:
+        return REPO_ROOT / f["repo_path"]
+    return _package_dir(f["package"]) / f["path"]
+
+
 def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -136,7 +143,7 @@ def model_path(key: str) -> Path:
     if entry.get("unavailable"):
         raise WeightsError(f"model '{key}' is unavailable: {entry['unavailable']}")
     if "assemble_dir" not in entry:
-        paths = [_package_dir(f["package"]) / f["path"] for f in entry["files"]]
+        paths = [_source(f) for f in entry["files"]]
         for f, p in zip(entry["files"], paths, strict=False):
             _verify(p, f["sha256"], f["size"])
         return paths[0].parent
@@ -147,7 +154,7 @@ def model_path(key: str) -> Path:
             if not dest.exists():
                 _assemble(f, dest)
         elif not dest.exists():
-            src = _package_dir(f["package"]) / f["path"]
+            src = _source(f)
             _verify(src, f["sha256"], f["size"])
             shutil.copyfile(src, dest)
         _verify(dest, f["sha256"], f["size"])
@@ -162,7 +169,7 @@ def model_file(key: str, name: str) -> Path:
         if f["name"] == name:
             if "assemble_dir" in entry:
                 return data_dir() / "models" / entry["assemble_dir"] / name
-            return _package_dir(f["package"]) / f["path"]
+            return _source(f)
     raise WeightsError(f"model '{key}' has no file '{name}'")
 
 

@@ -2,10 +2,13 @@
 
 Features (``FEATURE_VERSION``), shared with models/emotion/train_emotion.py so training
 and inference cannot drift: the YAMNet 1024-d embeddings of the 0.48 s frames whose
-centres fall inside the span, pooled as mean and std, then ``PROSODY`` (pitch from a
-vectorised YIN, energy dynamics, a speaking-rate proxy, spectral balance), all
-level-invariant. The head (models/emotion/emotion_head.npz) standardises them and applies
-a temperature-scaled multinomial logistic regression.
+centres fall inside the span, pooled as mean and std, then ``PROSODY``: pitch from a
+vectorised YIN at 8 kHz, energy dynamics, a speaking-rate proxy, spectral balance and
+MFCC 1-12 statistics over the active frames, all level-invariant (no absolute loudness:
+it separates RAVDESS emotions but not real recordings). The head
+(models/emotion/emotion_head.npz) standardises them (its ``std`` also carries the lower
+weight of the embedding block) and applies a temperature-scaled softmax regression, then a log-prior shift towards neutral (everyday
+speech is mostly neutral; RAVDESS is balanced).
 """
 
 from __future__ import annotations
@@ -17,21 +20,24 @@ import numpy as np
 import scipy.fft
 import scipy.signal
 
+from harp_desktop.index.events import _MEL
+
 SR = 16000
-FEATURE_VERSION = "emo-feat-v1"
+FEATURE_VERSION = "emo-feat-v2"
 _SR8, _W, _HOP, _TMIN, _TMAX, _NFFT = 8000, 200, 80, 16, 134, 512  # YIN at 8 kHz: 25 ms, 60-500 Hz
 _HANN = np.hanning(2 * _W).astype(np.float32)
 PROSODY = [
     "voiced_ratio", "f0_median_st", "f0_range_st", "f0_std_st", "f0_delta_st", "f0_slope_st",
     "energy_std_db", "energy_range_db", "energy_delta_db", "onsets_per_s", "periodicity",
     "hf_ratio_db", "centroid_khz", "flatness",
-]
+] + [f"mfcc{i}_{s}" for s in ("mean", "std", "dstd") for i in range(1, 13)]
+_DCT = scipy.fft.dct(np.eye(64), type=2, norm="ortho", axis=0)[1:13].T.astype(np.float32)  # MFCC 1-12
 FRAME_S = _HOP / _SR8  # 10 ms per prosody frame
 MIN_SEGMENT_S, LONG_S, WIN_S, WIN_HOP_S = 0.8, 4.0, 3.0, 1.5
 
 
 def tracks(wav16k: np.ndarray) -> dict[str, np.ndarray]:
-    """Per-10 ms-frame tracks: energy (dB), YIN f0 (semitones re 55 Hz) and aperiodicity, spectral balance."""
+    """Per-10 ms-frame tracks: energy (dB), YIN f0 (semitones re 55 Hz), aperiodicity, spectral shape, MFCCs."""
     x16 = np.asarray(wav16k, dtype=np.float32)
     x = scipy.signal.resample_poly(x16, 1, 2).astype(np.float32)
     n = max(1, 1 + (len(x) - _W) // _HOP)
@@ -72,6 +78,7 @@ def tracks(wav16k: np.ndarray) -> dict[str, np.ndarray]:
         "hf": (10 * np.log10(hi / lo)).astype(np.float32),
         "cen": ((spec * freqs).sum(1) / spec.sum(1) / 1000).astype(np.float32),
         "flat": (np.exp(np.log(spec).mean(1)) / spec.mean(1)).astype(np.float32),
+        "cep": (np.log(spec @ _MEL + 1e-8) @ _DCT).astype(np.float32),
     }
 
 
@@ -83,6 +90,8 @@ def pool_tracks(t: dict[str, np.ndarray], lo: int = 0, hi: int | None = None) ->
     if not len(db):
         return np.zeros(len(PROSODY), np.float32)
     active = db > max(float(db.max()) - 35.0, -75.0)
+    if not active.any():  # digital silence
+        return np.zeros(len(PROSODY), np.float32)
     voiced = active & (t["ap"] < 0.3)
     n_act = max(1, int(active.sum()))
     out["voiced_ratio"] = voiced.sum() / n_act
@@ -105,6 +114,10 @@ def pool_tracks(t: dict[str, np.ndarray], lo: int = 0, hi: int | None = None) ->
                flatness=t["flat"][active].mean())
     onsets = int(np.sum(voiced[1:] & ~voiced[:-1]) + int(voiced[0]))
     out["onsets_per_s"] = onsets / (n_act * FRAME_S)
+    c = t["cep"][active]
+    dc = np.diff(c, axis=0) if len(c) > 1 else np.zeros((1, c.shape[1]), np.float32)
+    for i, (m, sd, dsd) in enumerate(zip(c.mean(0), c.std(0), dc.std(0), strict=True), 1):
+        out.update({f"mfcc{i}_mean": m, f"mfcc{i}_std": sd, f"mfcc{i}_dstd": dsd})
     return np.array([out[k] for k in PROSODY], np.float32)
 
 
@@ -121,11 +134,31 @@ def frames_in(times: np.ndarray, a: float, b: float) -> np.ndarray:
     return idx
 
 
+def pool_embeddings(embeddings: np.ndarray) -> np.ndarray:
+    e = np.asarray(embeddings, np.float32).reshape(-1, 1024)
+    return np.concatenate([e.mean(0), e.std(0)]) if len(e) else np.zeros(2048, np.float32)
+
+
 def features(wav16k: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
     """Feature vector: embeddings (n, 1024) pooled as mean + std, then prosody(wav16k)."""
-    e = np.asarray(embeddings, np.float32).reshape(-1, 1024)
-    pooled = np.concatenate([e.mean(0), e.std(0)]) if len(e) else np.zeros(2048, np.float32)
-    return np.concatenate([pooled, prosody(wav16k)]).astype(np.float32)
+    return np.concatenate([pool_embeddings(embeddings), prosody(wav16k)]).astype(np.float32)
+
+
+def span_features(wav16k: np.ndarray, start_s: float, wins: list[tuple[float, float]], times: np.ndarray,
+                  embs: np.ndarray) -> np.ndarray:
+    """features() of each window of a span starting at start_s, computing the prosody tracks once.
+
+    The window covering the whole span gets exactly features(wav16k, ...); others pool a
+    slice of the same 10 ms tracks."""
+    t = tracks(wav16k)
+    out = []
+    for a, b in wins:
+        lo = max(0, int(round((a - start_s) / FRAME_S)))
+        hi = int(round((b - start_s - 2 * _W / SR) / FRAME_S)) + 1
+        whole = b - a >= len(wav16k) / SR - 2 / SR  # the span itself: exactly features()
+        sl = (0, None) if whole else (lo, max(hi, lo + 1))
+        out.append(np.concatenate([pool_embeddings(embs[frames_in(times, a, b)]), pool_tracks(t, *sl)]))
+    return np.array(out, np.float32)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -143,6 +176,7 @@ class EmotionModel:
             self.mean, self.std = z["mean"].astype(np.float32), z["std"].astype(np.float32)
             self.labels = [str(s) for s in z["labels"]]
             self.temperature = float(z["temperature"])
+            self.log_prior = z["log_prior"].astype(np.float32) if "log_prior" in z.files else 0.0
             self.neutral = str(z["neutral"])
             version = str(z["feature_version"])
         if version != FEATURE_VERSION:
@@ -152,7 +186,7 @@ class EmotionModel:
     def proba(self, feats: np.ndarray) -> np.ndarray:
         """(n, n_labels) probabilities for a (n, n_features) feature matrix."""
         x = (np.atleast_2d(feats) - self.mean) / self.std
-        return softmax((x @ self.W + self.b) / self.temperature)
+        return softmax((x @ self.W + self.b) / self.temperature + self.log_prior)
 
     def predict(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> dict[str, float]:
         if embeddings is None:
@@ -192,14 +226,13 @@ def run_emotion(ctx) -> dict:
             ctx.check()
             ctx.report(i / max(1, len(segs)))
         wins = spans(s["start_s"], s["end_s"])
-        feats = np.stack([
-            features(ctx.audio[int(a * SR): int(b * SR)], embs[frames_in(times, a, b)]) for a, b in wins])
-        p = model.proba(feats)
+        seg = ctx.audio[int(s["start_s"] * SR): int(s["end_s"] * SR)]
+        p = model.proba(span_features(seg, int(s["start_s"] * SR) / SR, wins, times, embs))
         ids.append(s["id"])
         probs.append(p[0])
         k = int(p[0].argmax())
         tags.append((wins[0], model.labels[k], float(p[0, k])))
-        if len(wins) > 1 and neutral >= 0:  # also keep the strongest non-neutral window
+        if len(wins) > 1 and neutral >= 0:  # also the strongest non-neutral window, if it is that window's top label
             q = p[1:].copy()
             q[:, neutral] = -1.0
             w, k = np.unravel_index(int(q.argmax()), q.shape)

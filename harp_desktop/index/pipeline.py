@@ -47,6 +47,7 @@ STAGES: list[StageSpec] = [
               lambda o: weights.fingerprint("text"), "text"),
     StageSpec("speaker_emb", ("segments",), 0.01, stages_embed.run_speaker_emb, lambda o: "mean:v1", "speaker"),
     StageSpec("audio_emb", ("segments", "events"), 0.04, stages_embed.run_audio_emb, lambda o: "mean:v1", "audio"),
+    StageSpec("emotion", ("segments", "events"), 0.01, stages_embed.run_emotion, stages_embed.emotion_key),
 ]
 DECODE_KEY = "decode:soxr-HQ:16k-mono-f32:v1"
 

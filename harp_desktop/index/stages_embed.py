@@ -108,3 +108,16 @@ def run_audio_emb(ctx: StageContext) -> dict:
     info = {"vectors": len(ids), "dim": dim}
     ctx.finish("audio_emb", time.perf_counter() - t0, info, lambda: None)
     return info
+
+
+def emotion_key(options) -> str:
+    from harp_desktop import weights
+    from harp_desktop.index import emotion
+
+    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v1"
+
+
+def run_emotion(ctx: StageContext) -> dict:
+    from harp_desktop.index.emotion import run_emotion
+
+    return run_emotion(ctx)

@@ -1,0 +1,139 @@
+"""Speech emotion head: features, the shipped head, and the pipeline stage."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from harp_desktop import weights
+from harp_desktop.api import Library
+from harp_desktop.index.emotion import (
+    PROSODY,
+    SR,
+    EmotionModel,
+    features,
+    frames_in,
+    prosody,
+    span_features,
+    spans,
+)
+from tests.conftest import DATA, FAST
+
+N_FEATURES = 2048 + len(PROSODY)
+
+
+def _vowel(f0: float, seconds: float = 1.5, amp: float = 0.1) -> np.ndarray:
+    t = np.arange(int(seconds * SR)) / SR
+    x = sum(np.sin(2 * np.pi * f0 * h * t) / h for h in range(1, 8))
+    noise = np.random.default_rng(0).standard_normal(len(t)) * 0.01  # a noise floor, as any recording has
+    return (amp * (x / np.abs(x).max() + noise)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def model() -> EmotionModel:
+    return EmotionModel(weights.model_file("emotion", "emotion_head.npz"))
+
+
+def test_prosody_finds_pitch_and_is_level_invariant():
+    x = _vowel(200.0)
+    p = dict(zip(PROSODY, prosody(x), strict=True))
+    assert p["voiced_ratio"] > 0.9
+    assert abs(p["f0_median_st"] - 12 * np.log2(200 / 55)) < 0.3
+    assert p["f0_range_st"] < 0.5
+    quiet = prosody(x * 0.05)
+    assert np.allclose(quiet, prosody(x), rtol=1e-2, atol=1e-2)
+
+
+def test_feature_shapes_and_degenerate_input():
+    rng = np.random.default_rng(0)
+    emb = rng.standard_normal((5, 1024)).astype(np.float16)
+    f = features(_vowel(120.0), emb)
+    assert f.shape == (N_FEATURES,) and f.dtype == np.float32 and np.isfinite(f).all()
+    assert np.allclose(f[:1024], emb.astype(np.float32).mean(0), atol=1e-3)
+    for wav in (np.zeros(SR, np.float32), np.zeros(100, np.float32)):  # silence, shorter than one frame
+        g = features(wav, emb[:1])
+        assert g.shape == (N_FEATURES,) and np.isfinite(g).all()
+    assert np.isfinite(features(_vowel(120.0), np.zeros((0, 1024), np.float16))).all()
+
+
+def test_frames_in_and_windows():
+    times = np.arange(10) * 0.48 + 0.4875
+    assert list(frames_in(times, 0.9, 2.0)) == [1, 2, 3]
+    assert list(frames_in(times, 0.5, 0.6)) == [0]  # no centre inside: the nearest frame
+    assert spans(1.0, 3.0) == [(1.0, 3.0)]
+    w = spans(10.0, 19.0)
+    assert w[0] == (10.0, 19.0) and w[1][0] == 10.0 and w[-1][1] == pytest.approx(19.0)
+    assert all(b - a == pytest.approx(3.0) for a, b in w[1:])
+    assert all(b2 - b1 <= 1.5 + 1e-9 for (b1, _), (b2, _) in zip(w[1:], w[2:], strict=False))
+
+
+def test_window_features_share_one_prosody_pass():
+    x, sr = sf.read(DATA / "speech_two_speakers.flac", dtype="float32")
+    start, end = 1.23456, 7.891  # not on a sample boundary
+    seg = x[int(start * SR): int(end * SR)]
+    times = np.arange(30) * 0.48 + 0.4875
+    emb = np.random.default_rng(2).standard_normal((30, 1024)).astype(np.float16)
+    wins = spans(start, end)
+    got = span_features(seg, int(start * SR) / SR, wins, times, emb)
+    assert got.shape == (len(wins), N_FEATURES)
+    assert np.array_equal(got[0], features(seg, emb[frames_in(times, start, end)]))  # the segment: exact
+    for (a, b), row in zip(wins[1:], got[1:], strict=True):  # windows: a slice of the same tracks
+        alone = features(x[int(a * SR): int(b * SR)], emb[frames_in(times, a, b)])
+        assert np.array_equal(row[:2048], alone[:2048])
+        assert np.corrcoef(row[2048:], alone[2048:])[0, 1] > 0.99
+
+
+def test_head_matches_manifest_and_gives_probabilities(model):
+    entry = weights.manifest()["emotion"]
+    f = entry["files"][0]
+    path = weights.model_file("emotion", "emotion_head.npz")
+    assert path.stat().st_size == f["size"] < 500_000
+    assert weights.sha256_file(path) == f["sha256"]
+    assert "non-commercial" in entry["licence"].lower()
+    assert "neutral" in model.labels and len(model.labels) >= 4
+    assert model.W.shape == (N_FEATURES, len(model.labels)) and model.temperature > 0
+    rng = np.random.default_rng(1)
+    p = model.predict(_vowel(180.0, 2.0), rng.standard_normal((4, 1024)).astype(np.float16))
+    assert list(p) == model.labels
+    assert sum(p.values()) == pytest.approx(1.0, abs=1e-5) and all(0 <= v <= 1 for v in p.values())
+    with pytest.raises(ValueError, match="no embeddings"):
+        model.predict(_vowel(180.0))
+
+
+def test_emotion_stage_in_the_pipeline(tmp_path, model):
+    lib = Library(tmp_path / "lib")
+    try:
+        res = lib.index(DATA / "speech_two_speakers.flac", FAST)
+        assert "emotion" in res.ran
+        rid = res.recording_id
+        segs = [s for s in lib.db.segments(rid) if s["end_s"] - s["start_s"] >= 0.8]
+        assert segs
+        tags = lib.db.tags(rid, "emotion")
+        assert len(tags) >= len(segs)
+        assert all(t["label"] in model.labels and 0 < t["score"] <= 1 and t["source"] == "emotion-head" for t in tags)
+        assert all(any(s["start_s"] - 1e-3 <= t["start_s"] < t["end_s"] <= s["end_s"] + 1e-3 for s in segs)
+                   for t in tags)
+        probs, meta = lib.db.get_array(rid, "emotion_probs")
+        assert meta["labels"] == model.labels and meta["segment_ids"] == [s["id"] for s in segs]
+        assert probs.shape == (len(segs), len(model.labels))
+        assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
+        # Each segment's tag is its most probable label.
+        for s, p in zip(segs, probs, strict=True):
+            own = [t for t in tags if t["start_s"] == round(s["start_s"], 3) and t["end_s"] == round(s["end_s"], 3)]
+            assert own and own[0]["label"] == model.labels[int(p.argmax())]
+        # Not in the events list of the transcript.
+        assert all(e["label"] not in model.labels for e in lib.transcript(res.sha256[:10])["events"])
+    finally:
+        lib.close()
+
+
+def test_predict_without_embeddings_runs_yamnet(model, tmp_path):
+    from harp_desktop.index.events import YamnetTagger
+
+    tagger = YamnetTagger(weights.model_file("events", "YamNet_w8a8.onnx.zip"),
+                          weights.model_file("events", "yamnet_class_map.csv"), tmp_path / "yamnet")
+    x, sr = sf.read(DATA / "speaker_a_1.flac", dtype="float32")
+    m = EmotionModel(weights.model_file("emotion", "emotion_head.npz"), tagger=tagger)
+    p = m.predict(x[: 3 * sr])
+    assert sum(p.values()) == pytest.approx(1.0, abs=1e-5)
