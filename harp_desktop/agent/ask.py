@@ -43,6 +43,12 @@ def clean_question(q: str) -> tuple[str, list[str]]:
     return q, notes
 
 
+def _mentions(evidence: list, terms: list[str]) -> bool:
+    stems = [t.lower()[:5] for term in terms for t in term.split() if len(t) > 3]
+    words = {w for e in evidence for w in re.findall(r"[a-z']+", e.text.lower())}
+    return any(w.startswith(s) for s in stems for w in words)
+
+
 class Asker:
     def __init__(self, library, llm=None, retrieval: str = "hybrid", evidence: str = "metadata",
                  fusion: str = "rrf", two_pass: bool = True) -> None:
@@ -224,6 +230,10 @@ class Asker:
                          "kept the one with better-grounded citations")
         best = max(passes, key=lambda p: (p[2], p[3], p is passes[0]))
         first, rationale, has_cites, _ = best
+        if plan.intent == "yesno" and first == "Yes" and not _mentions(evidence, ans.plan_terms(plan)):
+            # Answer-vs-evidence consistency (EChO verify): a Yes needs evidence that mentions the subject.
+            notes.append("the model said Yes, but no retrieved evidence mentions the question's subject; answered No")
+            return "No", "No retrieved evidence mentions it.", False
         if plan.intent == "yesno" and first == "Yes":
             # Small models miss negation ("No, I'm not short of breath"): check it in code.
             terms = [w for t in ans.plan_terms(plan) for w in t.split()]
