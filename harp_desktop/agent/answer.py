@@ -89,6 +89,9 @@ def compose(first: str, reason: str, used: list[int], evidence: list[Evidence]) 
     """The model picks evidence by number; code writes the citations, so they cannot be invented."""
     cited = [evidence[i - 1] for i in dict.fromkeys(used) if 1 <= i <= len(evidence)]
     reason = re.sub(r"\s+", " ", reason).strip()
+    # "E3" means nothing to a reader: turn evidence numbers into the moments they stand for.
+    reason = re.sub(r"\bE(\d+)\b", lambda m: chain.span(evidence[int(m.group(1)) - 1])
+                    if 1 <= int(m.group(1)) <= len(evidence) else "an unnamed moment", reason)
     refs = " ".join(chain.span(e) for e in cited)
     rationale = f"{reason} {refs}".strip() if cited else reason
     return first.strip().splitlines()[0][:100] if first.strip() else "Not found", rationale
