@@ -1,0 +1,5 @@
+import sys
+
+from harp_desktop.ui.app import main
+
+sys.exit(main())

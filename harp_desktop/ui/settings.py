@@ -1,0 +1,56 @@
+"""User settings, persisted with QSettings (the Settings dialog edits them)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+from PySide6.QtCore import QSettings
+
+from harp_desktop.paths import default_library_dir
+
+ORG, APP = "HARP", "harp-desktop"
+
+
+@dataclass
+class Settings:
+    asr_profile: str = "base"
+    llm: str = "qwen1.5b"
+    library: str = ""  # empty: $HARP_LIBRARY or the user data folder
+    threads: int = 2
+    no_llm: bool = False
+    retrieval: str = "hybrid"
+    evidence: str = "metadata"
+    fusion: str = "rrf"
+    follow: bool = True
+
+    def library_dir(self) -> str:
+        return self.library or str(default_library_dir())
+
+    @classmethod
+    def load(cls, store: QSettings) -> Settings:
+        s = cls()
+        for f in fields(cls):
+            default = getattr(s, f.name)
+            raw = store.value(f.name, default)
+            try:
+                if isinstance(default, bool):
+                    value = raw if isinstance(raw, bool) else str(raw).lower() in ("1", "true", "yes")
+                elif isinstance(default, int):
+                    value = int(raw)
+                else:
+                    value = str(raw)
+            except (TypeError, ValueError):
+                value = default
+            setattr(s, f.name, value)
+        s.threads = max(1, min(os.cpu_count() or 1, s.threads))
+        return s
+
+    def save(self, store: QSettings) -> None:
+        for f in fields(self):
+            store.setValue(f.name, getattr(self, f.name))
+        store.sync()
+
+
+def default_store() -> QSettings:
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORG, APP)
