@@ -17,7 +17,7 @@ from harp_desktop.types import Evidence
 
 VOICE_MATCH = 0.745  # best-window cosine between the cue's voice and a segment's (GE2E), tuned on dev
 VOICE_NEAR_BEST = 0.06
-EMOTION_MIN = 0.35  # calibrated probability for "someone sounds <emotion>"
+EMOTION_MIN = 0.6  # calibrated probability for "someone sounds <emotion>"; 0.5 and 0.7 scored worse on dev
 
 
 def _cites(items: list[Evidence], limit: int = 8) -> str:
