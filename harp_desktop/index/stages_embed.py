@@ -77,37 +77,30 @@ def _mean_in(times: np.ndarray, vecs: np.ndarray, a: float, b: float) -> np.ndar
     return v / n if n > 0 else None
 
 
-def run_speaker_emb(ctx: StageContext) -> dict:
+def _segment_means(ctx: StageContext, stage: str, space: str, frames: str, times_name: str, dim: int) -> dict:
+    """Per-segment vectors as the mean of the frame/window vectors inside each segment."""
     t0 = time.perf_counter()
-    embs, _ = ctx.array("speaker_windows")
-    times, _ = ctx.array("speaker_window_times")
+    embs, _ = ctx.array(frames)
+    times, _ = ctx.array(times_name)
     ids, vecs = [], []
     for s in _segments(ctx):
         v = _mean_in(times, embs, s["start_s"], s["end_s"])
         if v is not None:
             ids.append(s["id"])
             vecs.append(v)
-    ctx.vectors.write(ctx.sha, "speaker", np.array(ids), np.array(vecs).reshape(-1, 256))
-    info = {"vectors": len(ids)}
-    ctx.finish("speaker_emb", time.perf_counter() - t0, info, lambda: None)
+    dim = embs.shape[1] if embs.ndim == 2 else dim
+    ctx.vectors.write(ctx.sha, space, np.array(ids), np.array(vecs).reshape(-1, dim))
+    info = {"vectors": len(ids), "dim": dim}
+    ctx.finish(stage, time.perf_counter() - t0, info, lambda: None)
     return info
+
+
+def run_speaker_emb(ctx: StageContext) -> dict:
+    return _segment_means(ctx, "speaker_emb", "speaker", "speaker_windows", "speaker_window_times", 256)
 
 
 def run_audio_emb(ctx: StageContext) -> dict:
-    t0 = time.perf_counter()
-    embs, _ = ctx.array("event_embeddings")
-    times, _ = ctx.array("event_times")
-    ids, vecs = [], []
-    for s in _segments(ctx):
-        v = _mean_in(times, embs, s["start_s"], s["end_s"])
-        if v is not None:
-            ids.append(s["id"])
-            vecs.append(v)
-    dim = embs.shape[1] if embs.ndim == 2 else 1024
-    ctx.vectors.write(ctx.sha, "audio", np.array(ids), np.array(vecs).reshape(-1, dim))
-    info = {"vectors": len(ids), "dim": dim}
-    ctx.finish("audio_emb", time.perf_counter() - t0, info, lambda: None)
-    return info
+    return _segment_means(ctx, "audio_emb", "audio", "event_embeddings", "event_times", 1024)
 
 
 def emotion_key(options) -> str:
