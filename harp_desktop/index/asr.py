@@ -17,7 +17,8 @@ from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.types import Region, Word
 
 CHUNK_SPEECH_S = 240.0
-GAP_S = 1.5  # silence inserted between regions so words do not run together
+GAP_S = 0.8  # silence inserted between spans so words do not run together across a pause
+JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,15 @@ class Transcriber:
         gap = np.zeros(int(GAP_S * SAMPLE_RATE), dtype=np.float32)
         pieces, offsets = [], []
         pos = 0.0
+        # Every synthetic gap costs decoding time, so near-contiguous regions are joined
+        # with their own (short) pause; only real pauses get a synthetic gap.
+        spans: list[Region] = []
         for r in chunk:
+            if spans and r.start_s - spans[-1].end_s < JOIN_S:
+                spans[-1] = Region(spans[-1].start_s, r.end_s)
+            else:
+                spans.append(r)
+        for r in spans:
             seg = np.asarray(audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
             offsets.append((pos, pos + len(seg) / SAMPLE_RATE, r.start_s))
             pieces += [seg, gap]

@@ -120,6 +120,20 @@ def _merge_short(turns: list[list]) -> list[list]:
     return turns
 
 
+def _move_sentence_tails(segments: list[Segment]) -> None:
+    """Whisper often times the first word of a reply a little early, so it lands at the end
+    of the previous turn ("...had the cough? About"). Words after the last sentence end of
+    a turn move to the next turn when the speaker changes and at most 3 words would move."""
+    for a, b in zip(segments, segments[1:], strict=False):
+        if a.speaker == b.speaker or b.start_s - a.end_s > 1.5 or len(a.words) < 2:
+            continue
+        ends = [i for i, w in enumerate(a.words[:-1]) if w.text.strip().endswith((".", "?", "!"))]
+        if ends and len(a.words) - ends[-1] - 1 <= 3:
+            tail = a.words[ends[-1] + 1 :]
+            a.words = a.words[: ends[-1] + 1]
+            b.words = tail + b.words
+
+
 def _assign_words(segments: list[Segment], words: list[Word]) -> None:
     if not segments:
         return
@@ -132,3 +146,4 @@ def _assign_words(segments: list[Segment], words: list[Word]) -> None:
             if segments[i + 1].start_s - mid < mid - segments[i].end_s:
                 i += 1
         segments[i].words.append(w)
+    _move_sentence_tails(segments)

@@ -52,3 +52,13 @@ def test_empty_inputs():
     assert build_turns(speaker_pieces([], np.zeros(0), np.zeros(0, int), []), []) == []
     segs = build_turns(speaker_pieces([Region(0, 3)], np.zeros(0), np.zeros(0, int), []), [])
     assert len(segs) == 1 and segs[0].speaker is None
+
+
+def test_reply_word_timed_early_moves_to_the_reply():
+    from harp_desktop.index.segments import _move_sentence_tails
+    from harp_desktop.types import Segment
+
+    a = Segment(0, 3, 0, [Word(0, 1, " How"), Word(1, 2, " long?"), Word(2.6, 2.9, " About")])
+    b = Segment(3.2, 5, 1, [Word(3.2, 3.5, " a"), Word(3.5, 4, " week.")])
+    _move_sentence_tails([a, b])
+    assert a.text == "How long?" and b.text == "About a week."
