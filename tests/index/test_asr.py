@@ -34,7 +34,23 @@ def test_transcribes_two_regions_with_word_times_in_recording_time(clips):
     assert lang == "en"
     text = "".join(w.text for w in words).lower()
     assert "chest pain" in text and "breathe" in text
+    # The two regions are 0.4 s apart, so they are transcribed as one span with their real pause.
     for w in words:
-        assert any(r.start_s - 0.05 <= w.start_s <= w.end_s <= r.end_s + 0.05 for r in regions), w
+        assert regions[0].start_s - 0.05 <= w.start_s <= w.end_s <= regions[-1].end_s + 0.05, w
     first_b = next(w for w in words if "some" in w.text.lower())
     assert abs(first_b.start_s - (30 + items[1]["start_s"])) < 0.6
+
+
+def test_regions_far_apart_keep_their_own_times(clips):
+    """Regions separated by a long pause get a synthetic gap; words map back into their own region."""
+    audio = load_clip(DATA / "speech_two_speakers.flac")
+    items = clips["clips"]["speech_two_speakers"]["items"]
+    a = audio[int(items[0]["start_s"] * 16000) - 1600 : int(items[0]["end_s"] * 16000) + 1600]
+    b = audio[int(items[1]["start_s"] * 16000) - 1600 : int(items[1]["end_s"] * 16000) + 1600]
+    silence = np.zeros(16000 * 20, np.float32)
+    rec = np.concatenate([silence, a, silence, b])
+    regions = [Region(20.0, 20.0 + len(a) / 16000), Region(40.0 + len(a) / 16000, 40.0 + (len(a) + len(b)) / 16000)]
+    words, _ = Transcriber(weights.model_path("asr-tiny.en"), AsrOptions()).transcribe_chunk(rec, regions)
+    for w in words:
+        assert any(r.start_s - 0.05 <= w.start_s <= w.end_s <= r.end_s + 0.05 for r in regions), w
+    assert any(w.start_s > regions[1].start_s for w in words) and any(w.end_s < regions[0].end_s for w in words)
