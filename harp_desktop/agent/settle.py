@@ -117,13 +117,12 @@ def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[
     if not m or not hits:
         return None
     clinician = next(w for w in ("doctor", "clinician", "nurse", "gp") if re.search(rf"\b{w}\b", question, re.I))
-    main = sorted(((n, share, spk) for spk, (n, share) in shares.items() if n >= 3), reverse=True)[:2]
-    if len(main) < 2 or hits[0].speaker not in {spk for _, _, spk in main}:
+    n, share = shares.get(hits[0].speaker, (0, 0.0))
+    if n < 3:
         return None
-    asker = max(main, key=lambda x: x[1])[2]
-    role = clinician if hits[0].speaker == asker else "patient"
-    return (role, f"{hits[0].speaker} says it at {span(hits[0])}; {asker} asks most of the questions in this "
-                  f"recording, so {hits[0].speaker} is the {role}.", True)
+    role = clinician if share >= 0.3 else "patient"
+    return (role, f"{hits[0].speaker} says it at {span(hits[0])}; {hits[0].speaker} asks questions in {share:.0%} "
+                  f"of {n} turns (clinicians ask, patients answer), so is most likely the {role}.", True)
 
 
 def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool] | None:
