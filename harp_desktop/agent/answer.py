@@ -4,7 +4,7 @@ extractive fallback used with --no-llm or when the model is unavailable."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from harp_desktop.agent import chain
 from harp_desktop.agent.plan import Plan
@@ -137,6 +137,3 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence]) -> tuple[str
 def plan_terms(plan: Plan) -> list[str]:
     return [t for es in plan.sets for c in es.calls if c.tool == "keyword" for t in c.args.get("terms", [])]
 
-
-def as_dict(plan: Plan) -> dict:
-    return asdict(plan)

@@ -6,6 +6,7 @@ fallback (invalid plan, missing model, failed tool) is said in ``notes``.
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 import unicodedata
@@ -64,6 +65,8 @@ class Asker:
         plan = validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
         if self.llm is None or plan.intent not in ("text", "yesno") or plan.target_event or plan.target_emotion:
             return plan  # code settles these; the model would only add latency
+        rules = plan
+        plan = copy.deepcopy(rules)  # the model refines a copy; on failure the rule plan stands
         try:
             raw = self.llm.chat_json(PLANNER_SYSTEM, f"Question: {question}", PLAN_SCHEMA, max_tokens=120)
             words = [w for w in raw.get("keywords", []) if isinstance(w, str) and w.strip()][:6]
@@ -76,12 +79,11 @@ class Asker:
                     es.calls.append(ToolCall("text_emb", {"query": text}))
             plan.source = "llm+rules"
             return validate(plan, duration_s, has_cue)
-        except (PlanError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            notes.append(f"the model's plan was invalid ({str(exc)[:80]}); used the rule planner's plan")
-            return validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
-        except Exception as exc:  # LLMError and runtime failures: same fallback, said aloud
-            notes.append(f"the model could not plan ({str(exc)[:80]}); used the rule planner's plan")
-            return validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
+        except Exception as exc:  # invalid output, LLMError, runtime failures: the same fallback, said aloud
+            invalid = isinstance(exc, (PlanError, ValueError, KeyError, TypeError, AttributeError))
+            what = "the model's plan was invalid" if invalid else "the model could not plan"
+            notes.append(f"{what} ({str(exc)[:80]}); used the rule planner's plan")
+            return rules
 
     def _mode_filter(self, calls: list[ToolCall]) -> list[ToolCall]:
         if self.retrieval == "keyword":
@@ -191,7 +193,7 @@ class Asker:
         timings["total"] = time.perf_counter() - t_all
         models = {"llm": getattr(self.llm, "name", None), "planner": plan.source}
         result = ans.Answer(question, first, verdict.rationale, supported, evidence, verdict.citations,
-                            ans.as_dict(plan), timings, models, notes + plan.notes,
+                            plan.to_dict(), timings, models, notes + plan.notes,
                             [{"tool": r.tool, "args": {k: v for k, v in r.args.items() if k != "cue"},
                               "items": len(r.items), "error": r.error, "seconds": round(r.seconds, 4)}
                              for r in results])

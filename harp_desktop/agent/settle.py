@@ -52,10 +52,6 @@ def count_quote(quote: str, evidence: list[Evidence]) -> list[Evidence]:
     return hits
 
 
-def count_speakers(evidence: list[Evidence]) -> list[str]:
-    return sorted({e.speaker for e in evidence if e.speaker and e.text.strip()})
-
-
 def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, bool] | None:
     """(answer line, rationale, supported) or None when code cannot decide."""
     if plan.intent == "speaker" or any("speaker" in e.scores for e in evidence) and plan.intent in ("when", "yesno"):

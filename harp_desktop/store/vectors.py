@@ -68,10 +68,3 @@ class VectorStore:
 
     def get(self, sha256: str, space: str, ids: list[int]) -> np.ndarray:
         return np.asarray(self.load(sha256, space).get_items(ids), dtype=np.float32)
-
-    def remove_recording(self, sha256: str) -> None:
-        folder = self.root / sha256
-        if folder.exists():
-            for f in folder.iterdir():
-                f.unlink()
-            folder.rmdir()
