@@ -18,8 +18,8 @@ from harp_desktop.index.events import (
     detect_events,
     log_mel,
 )
+from tests.conftest import DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 SR = 16000
 
 

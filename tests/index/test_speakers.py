@@ -18,8 +18,8 @@ from harp_desktop.index.speakers import (
     mel_filters,
     mel_spectrogram,
 )
+from tests.conftest import DATA
 
-DATA = Path(__file__).resolve().parents[1] / "data"
 SR = 16000
 
 
