@@ -20,7 +20,7 @@ import sqlite_utils
 
 from harp_desktop.paths import private_dir
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 LARGE_ARRAY_BYTES = 1 << 20
 _SCHEMA_FILE = Path(__file__).with_name("schema.sql")
 
@@ -39,6 +39,43 @@ MIGRATIONS = [
         data TEXT NOT NULL
     );
     CREATE INDEX answers_recording ON answers (recording_id, created_at);""",
+    # 3: question sets and annotators' ground-truth evidence spans (queries.jsonl fields).
+    """CREATE TABLE questions (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER REFERENCES recordings(id) ON DELETE CASCADE,
+        query_id TEXT NOT NULL,
+        query_type TEXT,
+        query TEXT NOT NULL,
+        answer TEXT,
+        answer_kind TEXT,
+        time_ref TEXT,
+        cue_audio TEXT,
+        notes TEXT,
+        created_at TEXT NOT NULL,
+        UNIQUE (recording_id, query_id)
+    );
+    CREATE TABLE annotations (
+        id INTEGER PRIMARY KEY,
+        question_id INTEGER NOT NULL REFERENCES questions(id) ON DELETE CASCADE,
+        annotator TEXT NOT NULL,
+        start_s REAL NOT NULL,
+        end_s REAL NOT NULL,
+        label TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX annotations_question ON annotations (question_id, annotator);""",
+    # 4: audit trail of exports (what, when, where, checksum of the output).
+    """CREATE TABLE exports (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER REFERENCES recordings(id) ON DELETE SET NULL,
+        kind TEXT NOT NULL,
+        path TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        detail TEXT
+    );
+    CREATE INDEX exports_recording ON exports (recording_id, created_at);""",
 ]
 
 
