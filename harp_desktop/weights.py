@@ -1,7 +1,9 @@
 """Model weights: find them in their packages, assemble split files, verify SHA-256.
 
 The manifest (models/manifest.json) is the single source of truth for which files the
-app may load. Nothing is ever downloaded; a file whose checksum does not match is
+app may load. Files pre-placed in a models folder (paths.models_dirs: beside the bundled
+executable, $HARP_MODELS, the machine-wide folder) take precedence over the packages and
+pass the same checks. Nothing is ever downloaded; a file whose checksum does not match is
 refused with a message that names it.
 """
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from harp_desktop.paths import REPO_ROOT, data_dir, private_dir
+from harp_desktop.paths import REPO_ROOT, data_dir, models_dirs, private_dir
 
 MANIFEST = REPO_ROOT / "models" / "manifest.json"
 ASR_PROFILES = {"base": "asr-base", "tiny.en": "asr-tiny.en", "small": "asr-small"}
@@ -130,6 +132,21 @@ def _assemble(entry: dict, target: Path) -> None:
     os.replace(tmp, target)
 
 
+def _placed(key: str, entry: dict) -> Path | None:
+    """The first pre-placed ``<models folder>/<key>/``, verified; None when there is none.
+
+    A folder that exists but lacks a file or fails a checksum is refused rather than
+    skipped: an administrator put it there on purpose and should hear what is wrong.
+    """
+    for root in models_dirs():
+        folder = root / key
+        if folder.is_dir():
+            for f in entry["files"]:
+                _verify(folder / f["name"], f["sha256"], f["size"])
+            return folder
+    return None
+
+
 def model_path(key: str) -> Path:
     """Return the verified folder (or single file's folder) for model ``key``.
 
@@ -142,6 +159,8 @@ def model_path(key: str) -> Path:
         raise WeightsError(f"unknown model '{key}'") from None
     if entry.get("unavailable"):
         raise WeightsError(f"model '{key}' is unavailable: {entry['unavailable']}")
+    if (placed := _placed(key, entry)) is not None:
+        return placed
     if "assemble_dir" not in entry:
         paths = [_source(f) for f in entry["files"]]
         for f, p in zip(entry["files"], paths, strict=False):
@@ -164,11 +183,11 @@ def model_path(key: str) -> Path:
 def model_file(key: str, name: str) -> Path:
     """Path of one verified file of model ``key`` (by its manifest name)."""
     entry = manifest()[key]
-    model_path(key)
+    folder = model_path(key)
     for f in entry["files"]:
         if f["name"] == name:
-            if "assemble_dir" in entry:
-                return data_dir() / "models" / entry["assemble_dir"] / name
+            if "assemble_dir" in entry or folder == _placed(key, entry):
+                return folder / name  # assembled or pre-placed: every file sits in one folder
             return _source(f)
     raise WeightsError(f"model '{key}' has no file '{name}'")
 

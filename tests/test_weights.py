@@ -1,4 +1,5 @@
 import json
+import sys
 
 import pytest
 
@@ -84,3 +85,44 @@ def test_large_file_stamp_is_invalidated_by_any_rewrite(harp_data):
             fh.write(old)
         weights._verified.clear()
     weights.model_path("asr-base")
+
+
+def _place(root, key):
+    """Copy model ``key``'s files into ``root/key/`` as an administrator would."""
+    folder = root / key
+    folder.mkdir(parents=True)
+    for f in weights.manifest()[key]["files"]:
+        (folder / f["name"]).write_bytes(weights._source(f).read_bytes())
+    return folder
+
+
+def test_placed_models_take_precedence_over_packages(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARP_MODELS", str(tmp_path / "models"))
+    vad, emotion = _place(tmp_path / "models", "vad"), _place(tmp_path / "models", "emotion")
+    assert weights.model_path("vad") == vad
+    assert weights.model_file("emotion", "emotion_head.npz") == emotion / "emotion_head.npz"
+    assert weights.model_path("speaker") != tmp_path / "models" / "speaker"  # not placed: from its package
+    assert next(s for s in weights.status(skip=("llm-qwen1.5b", "llm-qwen0.5b")) if s.key == "vad").path == str(vad)
+
+
+def test_models_beside_a_frozen_executable_come_after_harp_models(tmp_path, monkeypatch):
+    monkeypatch.delenv("HARP_MODELS", raising=False)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "HARP-Desktop" / "harp"))
+    beside = _place(tmp_path / "HARP-Desktop" / "models", "vad")
+    assert weights.model_path("vad") == beside
+    admin = _place(tmp_path / "admin", "vad")
+    monkeypatch.setenv("HARP_MODELS", str(tmp_path / "admin"))
+    assert weights.model_path("vad") == admin
+
+
+def test_placed_folder_with_a_bad_or_missing_file_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARP_MODELS", str(tmp_path))
+    folder = _place(tmp_path, "events")
+    target = folder / "yamnet_class_map.csv"
+    target.write_bytes(target.read_bytes()[:-1] + b"X")
+    with pytest.raises(weights.WeightsError, match="yamnet_class_map.csv fails its checksum"):
+        weights.model_path("events")
+    target.unlink()
+    with pytest.raises(weights.WeightsError, match="model file missing: .*yamnet_class_map.csv"):
+        weights.model_file("events", "yamnet_class_map.csv")
