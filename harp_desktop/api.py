@@ -17,6 +17,20 @@ from harp_desktop.store.vectors import VectorStore
 __all__ = ["Library", "AudioError", "Cancelled", "IndexOptions", "Progress", "IndexResult"]
 
 
+def _segment_emotions(stored: tuple | None) -> dict[int, dict]:
+    """segment id -> {"label", "score"}: the top label of the emotion stage's per-segment probabilities.
+
+    Segments the stage did not classify (shorter than 0.8 s) are absent, so they show null."""
+    if stored is None:
+        return {}
+    probs, meta = stored
+    out = {}
+    for sid, p in zip(meta.get("segment_ids", []), probs, strict=False):
+        k = int(p.argmax())
+        out[int(sid)] = {"label": meta["labels"][k], "score": round(float(p[k]), 4)}
+    return out
+
+
 class Library:
     """A library folder: the SQLite database, vector indexes and decoded audio."""
 
@@ -78,9 +92,10 @@ class Library:
         rid = rec["id"]
         speakers = [{"id": s["label"], "name": s["name"] or s["label"], "total_s": s["total_s"]}
                     for s in self.db.speakers(rid)]
+        emotion = _segment_emotions(self.db.get_array(rid, "emotion_probs"))
         segments = [
             {"start_s": s["start_s"], "end_s": s["end_s"], "speaker": s["speaker_label"], "text": s["text"],
-             "id": s["id"]}
+             "id": s["id"], "emotion": emotion.get(s["id"])}
             for s in self.db.segments(rid)
         ]
         events = [{"start_s": t["start_s"], "end_s": t["end_s"], "label": t["label"], "score": t["score"]}

@@ -186,7 +186,7 @@ class Asker:
         if verdict.dropped:
             notes.append(f"{len(verdict.dropped)} citation(s) not inside the evidence were removed")
         supported = supported and bool(verdict.citations)
-        if not supported and first not in ("No", "0") and not first.startswith("Not found"):
+        if not supported and first not in ("No", "0") and not first.startswith(("Not found", "Cannot tell")):
             first = f"Not found: {first}" if first else "Not found"
         if not evidence:
             notes.append("no evidence was retrieved for this question")

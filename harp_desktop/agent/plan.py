@@ -45,6 +45,7 @@ class Plan:
     anchor_s: float | None = None
     source: str = "rules"
     notes: list[str] = field(default_factory=list)
+    quality: str | None = None  # asks what an event sounds like (rules.SOUND_QUALITIES): never guessed
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -37,6 +37,20 @@ EMOTION_WORDS = r"\bemotion\w*|\btone\b|\bmood\b|\bsound(s|ed)?\b|\bfeel(s|ing)?
 AUDIBLE = (r"\bheard\b|\baudible\b|\bhear\b|\bhow many\b|\bwhen\b|\bfirst\b|\bany(one)? (\w+ )?(cough|sneez|laugh|cr)"
            r"|\bsimilar sound\b|\bbetween\b|\bcan be\b|\bis (there|anyone|someone)\b")
 REPORTED = r"\bhow long\b|\breport\w*|\bsay|\bsaid\b|\bmention\w*|\btell|\bdescribe\w*|\bwet\b|\bdry\b|\bkind of\b"
+# Properties of a sound that no model here measures. Asked about the sound, the answer says so and
+# quotes what was said instead of guessing (issue 7): (pattern, search terms for what was said).
+SOUND_QUALITIES = {
+    "wet or dry": (r"\bwet\b|\bdry\b|\bproductive\b|\bphlegm\w*|\bmucus\b|\bsputum\b|\bchesty\b|\bloose\b",
+                   ["wet", "dry", "productive", "phlegm", "mucus", "sputum", "chesty", "loose"]),
+    "inspiratory or expiratory": (r"\binspir\w*|\bexpir\w*|\bbreath(e|es|ing)? (in|out)\b|\binhal\w*|\bexhal\w*",
+                                  ["inspiratory", "expiratory", "breathe", "inhale", "exhale"]),
+    "barking, whooping or hoarse": (r"\bbark\w*|\bwhoop\w*|\bcroup\w*|\bbrassy\b|\bhoarse\b|\braspy\b|\brattl\w*",
+                                    ["barking", "whooping", "croup", "hoarse", "raspy", "rattling"]),
+    "high or low pitched": (r"\bhigh[- ]pitched\b|\blow[- ]pitched\b|\bpitch\b|\bmonophonic\b|\bpolyphonic\b",
+                            ["pitched", "pitch", "whistling", "squeaky"]),
+}
+ABOUT_SPEECH = r"\bsay|\bsaid\b|\bmention\w*|\breport\w*|\btell|\btold\b|\bdescrib\w*|\bcomplain\w*"
+ABOUT_SOUND = r"\bsound\w*|\bhear\b|\bheard\b|\blisten\w*|\baudibl\w*|\bjudg\w*"
 STOP = set("""a an the is are was were be been being do does did doing have has had having can could would should
 will shall may might must of in on at to for from by with about as into over after before between during through
 and or but if then than so that this these those there here what which who whom whose when where why how any
@@ -53,6 +67,7 @@ class Analysis:
     quote: str | None = None
     keywords: list[str] = field(default_factory=list)
     asks_first: bool = False
+    quality: str | None = None  # a SOUND_QUALITIES key: the question asks what the sound is like
 
 
 def _first_match(patterns: dict[str, str], text: str) -> str | None:
@@ -64,6 +79,9 @@ def analyse(question: str, has_cue: bool) -> Analysis:
     q = question.lower()[:2000]
     quote = next((m.group(1) for m in re.finditer(r"['\"‘“]([^'\"’”]{6,120})['\"’”]", question)), None)
     event = _first_match(EVENT_PATTERNS, q)
+    quality = _first_match({k: v[0] for k, v in SOUND_QUALITIES.items()}, q) if event else None
+    if quality and re.search(ABOUT_SPEECH, q) and not re.search(ABOUT_SOUND, q):
+        quality = None  # "does she say the cough is dry?" asks about the transcript
     emotion = _first_match(EMOTION_PATTERNS, re.sub(r"['\"‘“][^'\"’”]*['\"’”]", " ", q))
     if event and re.search(REPORTED, q) and not re.search(r"\bheard\b|\baudible\b|\bhow many\b", q):
         event = None  # "how long has he had the cough?" is about what was said, not a sound
@@ -87,7 +105,17 @@ def analyse(question: str, has_cue: bool) -> Analysis:
         intent = "text"
     if has_cue and intent not in ("speaker",) and re.search(r"\bsimilar\b|\blike this\b|\bexample\b", q):
         event = event or "cough"  # refined from the cue's own sound class at ask time
+    if quality:
+        return Analysis(intent, _first_match(EVENT_PATTERNS, q), None, quote, keywords[:8], asks_first, quality)
     return Analysis(intent, event, emotion, quote, keywords[:8], asks_first)
+
+
+def quality_plan(a: Analysis, question: str, start: float, end: float) -> list[EvidenceSet]:
+    """The events themselves (all of them) and the speech that describes them (a few)."""
+    terms = SOUND_QUALITIES[a.quality][1]
+    return [EvidenceSet(start, end, [ToolCall("label", {"label": a.event, "kind": "event"})], True),
+            EvidenceSet(start, end, [ToolCall("keyword", {"terms": terms}),
+                                     ToolCall("text_emb", {"query": question[:300]})])]
 
 
 def rule_plan(question: str, duration_s: float, has_cue: bool) -> Plan:
@@ -96,6 +124,11 @@ def rule_plan(question: str, duration_s: float, has_cue: bool) -> Plan:
     start, end = (window.start_s, window.end_s) if window else (0.0, duration_s)
     calls: list[ToolCall] = []
     all_matches = False
+    if a.quality:
+        plan = Plan(a.intent, quality_plan(a, question, start, end), a.event, None, a.quote,
+                    window.anchor_s if window else None, quality=a.quality)
+        plan.notes.append(f"asks whether the {a.event.replace('_', ' ')} is {a.quality}: no model measures that")
+        return plan
     if a.intent == "speaker":
         calls.append(ToolCall("speaker", {"cue": True}))
         all_matches = True

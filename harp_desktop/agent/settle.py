@@ -12,6 +12,7 @@ from rapidfuzz import fuzz
 
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.plan import Plan
+from harp_desktop.agent.rules import SOUND_QUALITIES
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
@@ -54,6 +55,8 @@ def count_quote(quote: str, evidence: list[Evidence]) -> list[Evidence]:
 
 def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, bool] | None:
     """(answer line, rationale, supported) or None when code cannot decide."""
+    if plan.quality and plan.target_event:
+        return settle_quality(plan, evidence)
     if plan.intent == "speaker" or any("speaker" in e.scores for e in evidence) and plan.intent in ("when", "yesno"):
         matches = voice_matches(evidence)
         if not matches:
@@ -136,3 +139,38 @@ def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str
         return None
     _, label, ev = best
     return label, f"The speech at {span(ev)} was classified as {label}.", True
+
+
+CANNOT_TELL = "Cannot tell from the sound"
+_DESCRIBED = {"wet or dry": {"dry": "dry", "non-productive": "dry", "wet": "wet", "productive": "wet",
+                             "chesty": "wet"},
+              "inspiratory or expiratory": {"inspiratory": "inspiratory", "expiratory": "expiratory"}}
+
+
+def settle_quality(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool]:
+    """What an event sounds like (wet or dry, inspiratory...): no model here measures it, so say so.
+
+    The events heard are cited, and so is any speech that describes them; when that speech
+    names one side only ("a dry cough"), the first line gives it, marked as what was said."""
+    pattern = SOUND_QUALITIES[plan.quality][0]
+    name = plan.target_event.replace("_", " ")
+    heard = _label_items(evidence)
+    said: list[tuple[str, Evidence]] = []
+    for e in sorted(evidence, key=lambda e: e.start_s):
+        if "label" in e.scores or not e.text.strip():
+            continue
+        said += [(s, e) for s in _sentences(e.text) if not s.endswith("?") and re.search(pattern, s.lower())]
+    if heard:
+        why = (f"{len(heard)} {name} event(s) can be heard ({_cites(heard)}), but HARP has no model that tells "
+               f"whether a {name} is {plan.quality}, so the sound alone cannot settle this.")
+    else:
+        why = (f"No {name} was detected in the searched window, and HARP has no model that tells whether a {name} "
+               f"is {plan.quality}.")
+    if said:
+        why += " What was said about it: " + "; ".join(f'"{s[:120]}" {span(e)}' for s, e in said[:3]) + "."
+    # "not dry" / "isn't wet" name nothing: a negation among the three words before drops the mention.
+    words = {v for s, _ in said for w, v in _DESCRIBED.get(plan.quality, {}).items()
+             if re.search(rf"(?<![\w-]){w}\b", s.lower())
+             and not re.search(rf"\b(not|no|never|isn't|wasn't|aren't)\W+(\w+\W+){{0,2}}{w}\b", s.lower())}
+    first = CANNOT_TELL + (f" (described as {words.pop()})" if len(words) == 1 else "")
+    return first, why, False
