@@ -23,6 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harp_desktop.api import Library  # noqa: E402
+from harp_desktop.index.stages_embed import unit_q8  # noqa: E402
 from harp_desktop.retrieval.tools import RecordingTools  # noqa: E402
 
 WORDS = ("chest pain tight cough fever breath sleep night morning doctor tablet paracetamol amlodipine "
@@ -53,7 +54,9 @@ def build(lib: Library, hours: int, rng: random.Random) -> list[dict]:
             lib.db.put_array(rid, "speaker_windows", _unit(nprng.normal(size=(nwin, 256))).astype(np.float32))
             lib.db.put_array(rid, "speaker_window_times", np.arange(nwin, dtype=np.float32) * 0.8)
             nfr = int(3600 / 0.48)
-            lib.db.put_array(rid, "event_embeddings", nprng.normal(size=(nfr, 1024)).astype(np.float16))
+            frames = nprng.normal(size=(nfr, 1024)).astype(np.float16)
+            lib.db.put_array(rid, "event_embeddings", frames)
+            lib.db.put_array(rid, "event_embeddings_q8", unit_q8(frames))
             lib.db.put_array(rid, "event_times", np.arange(nfr, dtype=np.float32) * 0.48)
         ids = np.array([r["id"] for r in lib.db.segments(rid)])
         for space, dim in (("text", 384), ("speaker", 256), ("audio", 1024)):

@@ -176,15 +176,18 @@ class RecordingTools:
     def audio_emb(self, cue: Path | np.ndarray, start_s: float, end_s: float, k: int = 10) -> list[Evidence]:
         """Moments that sound like the cue: per-frame YAMNet embeddings, peaks merged into spans."""
         vec = self.cue_embedding(cue, "audio")
-        got = self.lib.array(self.rid, "event_embeddings")
+        got = self.lib.array(self.rid, "event_embeddings_q8")
         times_got = self.lib.array(self.rid, "event_times")
         if got is None or times_got is None:
             raise RuntimeError("this recording has no audio embeddings; re-index it")
         all_times = times_got[0]
         lo, hi = np.searchsorted(all_times, start_s), np.searchsorted(all_times, end_s, side="right")
-        frames, times = got[0][lo:hi].astype(np.float32), all_times[lo:hi]
-        sims = (frames @ vec) / np.maximum(np.linalg.norm(frames, axis=1), 1e-9)
-        order = np.argsort(-sims)
+        times = all_times[lo:hi]
+        sims = (got[0][lo:hi].astype(np.float32) @ vec) / 127.0  # stored unit-norm int8 (stages_embed.unit_q8)
+        # Only the best few hundred frames can become the k spans (1 s apart): skip a full sort.
+        top = min(len(sims), 40 * k)
+        cand = np.argpartition(-sims, top - 1)[:top] if 0 < top < len(sims) else np.arange(len(sims))
+        order = cand[np.argsort(-sims[cand])]
         out: list[Evidence] = []
         for i in order:
             t = float(times[i])
