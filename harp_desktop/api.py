@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harp_desktop.audio.decode import AudioError
+from harp_desktop.evaluate.annotations_api import AnnotationsAPI
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress
 from harp_desktop.index.pipeline import Indexer, IndexResult
 from harp_desktop.paths import default_library_dir
@@ -31,7 +32,7 @@ def _segment_emotions(stored: tuple | None) -> dict[int, dict]:
     return out
 
 
-class Library:
+class Library(AnnotationsAPI):
     """A library folder: the SQLite database, vector indexes and decoded audio."""
 
     def __init__(self, folder: Path | str | None = None) -> None:
@@ -120,11 +121,13 @@ class Library:
         return [(segs[i], score) for i, score in hits]
 
     def ask(self, ref: str | Path, question: str, cue: str | Path | None = None, *, llm=None,
-            retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf", two_pass: bool = True):
-        """Answer a question about an indexed recording (see harp_desktop.agent.ask)."""
+            retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf", two_pass: bool = True,
+            given_spans: list[tuple[float, float]] | None = None):
+        """Answer a question about an indexed recording (see harp_desktop.agent.ask);
+        ``given_spans`` replaces retrieval with those moments (the oracle)."""
         from harp_desktop.agent.ask import Asker
 
-        return Asker(self, llm, retrieval, evidence, fusion, two_pass).ask(ref, question, cue)
+        return Asker(self, llm, retrieval, evidence, fusion, two_pass).ask(ref, question, cue, given_spans)
 
     def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
         self.db.rename_speaker(self.recording(ref)["id"], speaker, name)

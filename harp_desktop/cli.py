@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from harp_desktop import weights
+from harp_desktop import cli_eval, weights
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -228,6 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name")
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.set_defaults(func=cmd_speaker)
+
+    cli_eval.add_parsers(sub, lib_help)  # eval, questions
     return ap
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import sqlite_utils
 
 from harp_desktop.paths import private_dir
+from harp_desktop.store.questions import QuestionsDB
 
 SCHEMA_VERSION = 4
 LARGE_ARRAY_BYTES = 1 << 20
@@ -39,11 +40,14 @@ MIGRATIONS = [
         data TEXT NOT NULL
     );
     CREATE INDEX answers_recording ON answers (recording_id, created_at);""",
-    # 3: question sets and annotators' ground-truth evidence spans (queries.jsonl fields).
+    # 3: question sets and annotators' ground-truth evidence spans (docs/queries_format.md).
+    # recording_ref keeps queries.jsonl's "recording" as written and extra its unknown fields,
+    # so an import exports back unchanged.
     """CREATE TABLE questions (
         id INTEGER PRIMARY KEY,
-        recording_id INTEGER REFERENCES recordings(id) ON DELETE CASCADE,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
         query_id TEXT NOT NULL,
+        recording_ref TEXT NOT NULL,
         query_type TEXT,
         query TEXT NOT NULL,
         answer TEXT,
@@ -51,7 +55,9 @@ MIGRATIONS = [
         time_ref TEXT,
         cue_audio TEXT,
         notes TEXT,
+        extra TEXT,
         created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
         UNIQUE (recording_id, query_id)
     );
     CREATE TABLE annotations (
@@ -61,7 +67,9 @@ MIGRATIONS = [
         start_s REAL NOT NULL,
         end_s REAL NOT NULL,
         label TEXT,
-        created_at TEXT NOT NULL
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        CHECK (start_s >= 0 AND end_s >= start_s)
     );
     CREATE INDEX annotations_question ON annotations (question_id, annotator);""",
     # 4: audit trail of exports (what, when, where, checksum of the output).
@@ -83,7 +91,7 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class LibraryDB:
+class LibraryDB(QuestionsDB):
     """The SQLite side of a library folder."""
 
     def __init__(self, folder: Path) -> None:

@@ -1,0 +1,114 @@
+"""`harp eval` and `harp questions`: the terminal shell over the evaluation API (no logic of its own)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+EXIT_ERROR = 1
+
+
+def _load_llm(args):
+    if args.no_llm:
+        return None
+    from harp_desktop.agent.llm import load_llm
+
+    return load_llm(args.llm)  # LLMError is a RuntimeError: cli.main prints it on one line
+
+
+def cmd_eval(args) -> int:
+    from harp_desktop.api import AudioError, Cancelled, IndexOptions
+    from harp_desktop.cli import ProgressBar, _library
+    from harp_desktop.evaluate.runner import EvalOptions, table
+
+    with _library(args) as lib:
+        cases, recordings = lib.file_cases(args.queries, args.audio_dir)  # bad input fails here, before any work
+        llm = _load_llm(args)
+        for rec in recordings:
+            bar = ProgressBar(rec.name)
+            try:
+                lib.index(rec, IndexOptions(asr_profile=args.asr), bar)
+            except (AudioError, Cancelled) as exc:
+                bar.close()
+                print(f"harp: error: {rec.name}: {exc or 'cancelled'}", file=sys.stderr)
+                return EXIT_ERROR
+            bar.close()
+        tty = sys.stderr.isatty()
+
+        def progress(i: int, n: int, row: dict) -> None:
+            if tty:
+                sys.stderr.write(f"\r[{i}/{n}] {row['query_id'][:24]:<24}".ljust(60))
+                sys.stderr.flush()
+
+        options = EvalOptions(args.retrieval, args.fusion, args.oracle, not args.single_pass)
+        report = lib.evaluate(cases, options, llm, progress)
+        if tty:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+        return 0
+    o = report.overall
+    title = (f"retrieval {o['retrieval']}, fusion {o['fusion']}, {o['llm'] or 'no LLM'}: {o['n']} questions "
+             f"from {Path(args.queries).name}")
+    print(table(report, title))
+    stages = ", ".join(f"{k} {v['median']:.3f}/{v['p95']:.3f}" for k, v in o["latency_by_stage_s"].items())
+    print(f"latency s (median/p95): {stages}")
+    if args.show_failures:
+        for r in report.queries:
+            if r["correct"] is False or (r["hit_rate"] is not None and r["hit_rate"] < 1):
+                print(f"  {r['query_id']:<10} {r['query_type']:<18} hit {r['hit_rate']} want {r['truth']!r:.30} "
+                      f"got {r['answer']!r:.40}")
+    return 0
+
+
+def cmd_questions(args) -> int:
+    from harp_desktop.cli import _library
+
+    with _library(args) as lib:
+        if args.action == "import":
+            ids = lib.import_questions(args.path, args.audio_dir, args.annotator or "reference")
+            print(f"imported {len(ids)} question(s) from {args.path}")
+        elif args.format == "jsonl":
+            n = lib.export_questions(args.path, args.recording, args.annotator)
+            print(f"wrote {n} question(s) to {args.path}")
+        else:
+            if not args.recording:
+                raise ValueError(f"--format {args.format} needs --recording")
+            out = lib.export_annotations(args.recording, args.format, args.path, args.tiers)
+            print(f"wrote {out}")
+    return 0
+
+
+def add_parsers(sub, lib_help: str) -> None:
+    from harp_desktop import weights
+
+    p = sub.add_parser("eval", help="ask every question of a queries.jsonl file and score the answers")
+    p.add_argument("queries", metavar="QUERIES.jsonl")
+    p.add_argument("--audio-dir", help="folder of the recordings and cue clips (default: the file's folder)")
+    p.add_argument("--retrieval", default="hybrid", choices=["hybrid", "keyword", "vector"])
+    p.add_argument("--fusion", default="rrf", choices=["rrf", "harp", "calibrated"])
+    p.add_argument("--oracle", action="store_true", help="give the ground-truth spans as the evidence (upper bound)")
+    p.add_argument("--no-llm", action="store_true", help="rule planner + extractive answers; free text judged "
+                                                         "by word overlap")
+    p.add_argument("--llm", default="qwen1.5b", help="qwen1.5b (default), qwen0.5b or smollm2")
+    p.add_argument("--single-pass", action="store_true", help="one reasoning pass instead of two (faster)")
+    p.add_argument("--asr", default="base", choices=list(weights.ASR_PROFILES), help="ASR profile if indexing")
+    p.add_argument("--show-failures", action="store_true", help="list wrong answers and missed spans")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("questions", help="import / export question sets and annotated evidence spans")
+    p.add_argument("action", choices=["import", "export"])
+    p.add_argument("path", help="queries.jsonl to import, or the file to write")
+    p.add_argument("--recording", help="export one recording's questions (path or sha256 prefix)")
+    p.add_argument("--format", default="jsonl", choices=["jsonl", "audacity", "textgrid", "eaf"])
+    p.add_argument("--tiers", default="annotator", choices=["annotator", "question"],
+                   help="TextGrid / EAF: a tier per annotator or per question")
+    p.add_argument("--annotator", help="import: name for the file's spans (default 'reference'); "
+                                       "export: whose spans (default: each question's first annotator)")
+    p.add_argument("--audio-dir", help="import: where the file's recordings are (default: the file's folder)")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.set_defaults(func=cmd_questions)

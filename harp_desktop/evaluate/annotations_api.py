@@ -1,0 +1,186 @@
+"""Library methods for question sets, annotators' spans, agreement, evaluation and exports.
+
+Mixed into ``harp_desktop.api.Library`` (``self.db``, ``self.recording``, ``self.ask``).
+A question is addressed by its row id; its truth spans are one annotator's spans, by
+default the reference annotator (the first to mark a span on it, e.g. the imported set).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harp_desktop.evaluate import queries as qfmt
+from harp_desktop.evaluate.agreement import agreement
+from harp_desktop.evaluate.runner import Case, EvalOptions, Report, evaluate
+from harp_desktop.export import annotations as ann_export
+
+IMPORT_ANNOTATOR = "reference"
+
+
+class AnnotationsAPI:
+    # -- questions -------------------------------------------------------------------------
+    def add_question(self, ref: str | Path, query: str, **fields) -> int:
+        """A new question on a recording; fields: query_id, query_type, answer, answer_kind, time_ref, ..."""
+        kind = fields.get("answer_kind")
+        if kind is not None and kind not in qfmt.ANSWER_KINDS:
+            raise ValueError(f"answer kind must be one of {', '.join(qfmt.ANSWER_KINDS)}")
+        return self.db.add_question(self.recording(ref)["id"], {"query": query, **fields})
+
+    def update_question(self, question_id: int, **changes) -> dict:
+        """Returns the old values (an undo applies them back)."""
+        kind = changes.get("answer_kind")
+        if kind is not None and kind not in qfmt.ANSWER_KINDS:
+            raise ValueError(f"answer kind must be one of {', '.join(qfmt.ANSWER_KINDS)}")
+        return self.db.update_question(question_id, changes)
+
+    def delete_question(self, question_id: int) -> tuple[dict, list[dict]]:
+        return self.db.delete_question(question_id)
+
+    def restore_question(self, question: dict, spans: list[dict]) -> None:
+        self.db.restore_question(question, spans)
+
+    def questions(self, ref: str | Path | None = None) -> list[dict]:
+        rid = self.recording(ref)["id"] if ref is not None else None
+        return self.db.questions(rid)
+
+    # -- spans -----------------------------------------------------------------------------
+    def add_span(self, question_id: int, start_s: float, end_s: float, annotator: str,
+                 label: str | None = None) -> int:
+        return self.db.add_annotation(question_id, annotator, start_s, end_s, label)
+
+    def update_span(self, span_id: int, **changes) -> dict:
+        return self.db.update_annotation(span_id, changes)
+
+    def delete_span(self, span_id: int) -> dict:
+        return self.db.delete_annotation(span_id)
+
+    def restore_span(self, row: dict) -> None:
+        self.db.restore_annotation(row)
+
+    def spans(self, question_id: int, annotator: str | None = None) -> list[dict]:
+        return self.db.annotations(question_id, annotator)
+
+    def truth_spans(self, question_id: int, annotator: str | None = None) -> list[tuple[float, float]]:
+        """The reference annotator's spans (or ``annotator``'s), in the order they were marked."""
+        names = self.db.annotators(question_id)
+        who = annotator or (names[0] if names else None)
+        return [(r["start_s"], r["end_s"]) for r in self.db.annotations(question_id, who)] if who else []
+
+    def agreement(self, question_id: int, a: str | None = None, b: str | None = None) -> dict:
+        """Span-overlap F1 (and time F1) between two annotators of a question (default: the first two)."""
+        names = self.db.annotators(question_id)
+        a = a or (names[0] if names else None)
+        b = b or next((n for n in names if n != a), None)
+        if a is None or b is None:
+            raise LookupError("agreement needs two annotators on this question")
+        spans = {n: [(r["start_s"], r["end_s"]) for r in self.db.annotations(question_id, n)] for n in (a, b)}
+        return {"annotator_a": a, "annotator_b": b, **agreement(spans[a], spans[b])}
+
+    # -- queries.jsonl ---------------------------------------------------------------------
+    def _find_audio(self, name: str, bases: list[Path]) -> dict | None:
+        for base in bases:
+            p = (base / name).expanduser()
+            if p.exists():
+                rec = self.db.find_recording(str(p.resolve())) or self.db.find_recording(str(p))
+                if rec:
+                    return rec
+        rows = [r for r in self.db.recordings() if r["name"] == Path(name).name]
+        return rows[0] if len(rows) == 1 else None
+
+    def import_questions(self, path: Path | str, audio_dir: Path | str | None = None,
+                         annotator: str = IMPORT_ANNOTATOR) -> list[int]:
+        """Import a queries.jsonl file, all or nothing. A question whose query_id exists for the
+        recording is replaced, with this annotator's spans; other annotators' spans stay."""
+        path = Path(path)
+        items = qfmt.read_queries(path)
+        bases = [Path(audio_dir)] if audio_dir else []
+        bases.append(path.parent)
+        recs: dict[str, dict] = {}
+        for q in items:
+            if q["recording"] not in recs:
+                rec = self._find_audio(q["recording"], bases)
+                if rec is None:
+                    raise LookupError(f"{path.name}: recording '{q['recording']}' (query {q['query_id']}) is not in "
+                                      "the library; index it first (harp index) or give --audio-dir")
+                recs[q["recording"]] = rec
+        ids = []
+        with self.db.transaction():
+            for q in items:
+                rid = recs[q["recording"]]["id"]
+                fields = {k: q.get(k) for k in ("query_id", "query_type", "query", "answer", "answer_kind",
+                                                "time_ref", "cue_audio", "notes")}
+                fields["recording_ref"] = q["recording"]
+                fields["extra"] = {k: v for k, v in q.items() if k not in qfmt.FIELDS}
+                old = [r for r in self.db.questions(rid) if r["query_id"] == q["query_id"]]
+                if old:
+                    qid = old[0]["id"]
+                    self.db.update_question(qid, fields)
+                    self.db.delete_annotations(qid, annotator)
+                else:
+                    qid = self.db.add_question(rid, fields)
+                for a, b in q["evidence"]:
+                    self.db.add_annotation(qid, annotator, a, b)
+                ids.append(qid)
+        return ids
+
+    def question_records(self, ref: str | Path | None = None, annotator: str | None = None) -> list[dict]:
+        """Library questions as queries.jsonl dicts (the truth spans as ``evidence``)."""
+        out = []
+        for q in self.questions(ref):
+            row = {k: q[k] for k in ("query_id", "query_type", "query", "answer", "answer_kind", "time_ref",
+                                     "cue_audio", "notes")}
+            row["recording"] = q["recording_ref"]
+            row["evidence"] = [[a, b] for a, b in self.truth_spans(q["id"], annotator)]
+            row.update(q["extra"])
+            out.append(row)
+        return out
+
+    def export_questions(self, path: Path | str, ref: str | Path | None = None,
+                         annotator: str | None = None) -> int:
+        rows = self.question_records(ref, annotator)
+        qfmt.write_queries(path, rows)
+        return len(rows)
+
+    # -- evaluation and exports ------------------------------------------------------------
+    def eval_cases(self, ref: str | Path | None = None, annotator: str | None = None) -> list[Case]:
+        cases = []
+        recs = {r["id"]: r for r in self.db.recordings()}
+        for q, row in zip(self.questions(ref), self.question_records(ref, annotator), strict=True):
+            rec = recs[q["recording_id"]]
+            cue = Path(rec["path"]).parent / q["cue_audio"] if q["cue_audio"] else None
+            cases.append(Case(row, rec["sha256"], cue))
+        return cases
+
+    @staticmethod
+    def file_cases(path: Path | str, audio_dir: Path | str | None = None) -> tuple[list[Case], list[Path]]:
+        """A queries.jsonl file as evaluation cases, and the recordings they need indexed.
+        Recordings and cue clips are looked up in ``audio_dir`` (default: the file's folder)."""
+        items = qfmt.read_queries(path)
+        base = Path(audio_dir).expanduser() if audio_dir else Path(path).parent
+        if not base.is_dir():
+            raise LookupError(f"audio folder not found: {base}")
+        cases, audio = [], {}
+        for q in items:
+            rec = (base / q["recording"]).resolve()
+            cue = (base / q["cue_audio"]).resolve() if q.get("cue_audio") else None
+            for f, what in ((rec, "recording"), (cue, "cue clip")):
+                if f is not None and not f.is_file():
+                    raise LookupError(f"{what} '{f.name}' of query {q['query_id']} not found in {base} "
+                                      "(give --audio-dir)")
+            audio[rec] = None
+            cases.append(Case(q, str(rec), cue))
+        return cases, list(audio)
+
+    def evaluate(self, cases: list[Case], options: EvalOptions | None = None, llm=None, progress=None,
+                 should_stop=None) -> Report:
+        return evaluate(self, cases, options, llm, progress, should_stop)
+
+    def export_annotations(self, ref: str | Path, fmt: str, path: Path | str, by: str = "annotator") -> Path:
+        """Every question's spans on one recording, all annotators, as audacity | textgrid | eaf | jsonl."""
+        rec = self.recording(ref)
+        if fmt == "jsonl":
+            self.export_questions(path, rec["sha256"])
+            return Path(path)
+        spans = [ann_export.Span(r["annotator"], q["query_id"], r["start_s"], r["end_s"], r["label"])
+                 for q in self.questions(rec["sha256"]) for r in self.db.annotations(q["id"])]
+        return ann_export.write(fmt, path, spans, rec["duration_s"], rec["path"], by)

@@ -1,0 +1,81 @@
+from harp_desktop.evaluate.score import (
+    TIME_TOLERANCE_S,
+    answer_correct,
+    citation_validity,
+    hit_rate,
+    label_matches,
+    text_overlap,
+)
+
+
+def test_hit_rate_counts_truth_spans_touched_by_evidence():
+    truth = [(10.0, 12.0), (30.0, 31.0), (50.0, 55.0)]
+    assert hit_rate(truth, [(11.5, 20.0), (54.0, 60.0)]) == 2 / 3
+    assert hit_rate(truth, []) == 0.0
+    assert hit_rate(truth, [(12.0, 30.0)]) == 0.0  # touching ends do not overlap
+    assert hit_rate(truth, [(0.0, 100.0)]) == 1.0
+
+
+def test_hit_rate_undefined_for_negative_questions():
+    assert hit_rate([], [(1.0, 2.0)]) is None
+    assert hit_rate([], []) is None
+
+
+def test_yes_no():
+    assert answer_correct("yesno", "Yes", "Yes\nbecause")
+    assert not answer_correct("yesno", "Yes", "No")
+    assert answer_correct("yesno", "No", "No")
+    assert answer_correct("yesno", "No", "Not found")  # nothing found is a No
+    assert not answer_correct("yesno", "No", "")
+
+
+def test_time_within_three_seconds():
+    assert TIME_TOLERANCE_S == 3.0
+    assert answer_correct("time", "00:46", "00:49")
+    assert answer_correct("time", "00:46", "00:43.5")
+    assert not answer_correct("time", "00:46", "00:50")
+    assert not answer_correct("time", "00:46", "Not found")
+    assert answer_correct("time", "06:16", "6:14")
+
+
+def test_count_digits_and_words():
+    assert answer_correct("count", "4", "4")
+    assert answer_correct("count", "7", "seven coughs")
+    assert not answer_correct("count", "7", "6")
+    assert not answer_correct("count", "2", "Not found")
+
+
+def test_labels_with_synonyms_and_negation():
+    assert answer_correct("label", "fearful", "frightened")
+    assert answer_correct("label", "angry", "She sounds annoyed")
+    assert answer_correct("label", "happy", "happy")
+    assert answer_correct("label", "patient", "the patient")
+    assert answer_correct("label", "doctor", "the clinician")
+    assert not answer_correct("label", "happy", "not happy")
+    assert not answer_correct("label", "sad", "angry")
+    assert not answer_correct("label", "dry", "wet, productive")
+    assert label_matches("dry", "a dry cough")
+
+
+def test_free_text_overlap_fallback_and_judge():
+    assert text_overlap("about three days", "3 days")
+    assert not text_overlap("about three days", "a week")
+    assert answer_correct("text", "Chicago", "Not found", "She says she is from Chicago [00:12]")
+    assert not answer_correct("text", "Diane and Sheila", "Mary")
+    calls = []
+
+    def judge(truth, answer, rationale):
+        calls.append((truth, answer))
+        return True
+
+    assert answer_correct("text", "Diane and Sheila", "Mary", judge=judge)
+    assert calls == [("Diane and Sheila", "Mary")]
+    assert answer_correct("yesno", "Yes", "Yes", judge=lambda *a: False)  # the judge is for free text only
+
+
+def test_citation_validity():
+    ev = [(10.0, 20.0), (40.0, 45.0)]
+    assert citation_validity([(11.0, 19.0), (40.5, 45.9)], ev) == 1.0  # 1 s slack
+    assert citation_validity([(11.0, 19.0), (30.0, 31.0)], ev) == 0.5
+    assert citation_validity([], ev) is None
+    assert citation_validity([(1.0, 2.0)], []) == 0.0
