@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
 from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED
 from harp_desktop.paths import REPO_ROOT
-from harp_desktop.ui import colors, envelope
+from harp_desktop.ui import annotate_menu, colors, envelope
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         self._build()
         self._build_actions()
         self._wire()
+        self.annotation = annotate_menu.install(self)  # Annotate menu, dock, Evaluate view
         self._restore_layout()
         self._apply_audio_state()
         self.refresh_library()

@@ -23,6 +23,7 @@ class Settings:
     evidence: str = "metadata"
     fusion: str = "rrf"
     follow: bool = True
+    annotator: str = ""  # name recorded with each marked evidence span (empty: the login name)
 
     def library_dir(self) -> str:
         return self.library or str(default_library_dir())
