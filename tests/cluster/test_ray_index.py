@@ -1,0 +1,60 @@
+import dataclasses
+
+import pytest
+
+from harp_desktop.api import Library
+from harp_desktop.cluster.ray_index import index_on_ray
+from tests.conftest import DATA, FAST, rows
+
+pytestmark = pytest.mark.slow
+CLIPS = [DATA / "speech_two_speakers.flac", DATA / "speaker_b_1.flac", DATA / "cough_1.flac"]
+
+
+@pytest.fixture(scope="module")
+def local_rows(tmp_path_factory, ray_local):
+    """The same clips through the local pipeline, with the workers' thread count."""
+    _, threads = ray_local
+    with Library(tmp_path_factory.mktemp("local")) as lib:
+        options = dataclasses.replace(FAST, cpu_threads=threads)
+        return {p.name: rows(lib, lib.index(p, options).recording_id) for p in CLIPS}
+
+
+def test_ray_gives_the_local_rows_and_is_idempotent(ray_local, local_rows, library_dir):
+    ray, threads = ray_local
+    assert ray._private.worker.global_worker.node.node_ip_address == "127.0.0.1"  # loopback runtime
+    with Library(library_dir) as lib:
+        out = index_on_ray(lib.db, lib.vectors, CLIPS, FAST, workers=2, threads=threads)
+        assert not [o for o in out if "error" in o]
+        for o in out:
+            res = o["result"]
+            assert "asr" in res.ran and rows(lib, res.recording_id) == local_rows[res.path.rsplit("/", 1)[1]]
+            assert (lib.folder / "audio" / f"{res.sha256}.f32").exists()
+            assert all(s["seconds"] is not None for s in lib.db.stages(res.recording_id))
+        sha = lib.recording(CLIPS[0])["sha256"]
+        seg = lib.db.segments(lib.recording(CLIPS[0])["id"])[0]
+        q = lib.vectors.get(sha, "text", [seg["id"]])[0]
+        assert lib.nearest(sha, "text", q, k=1)[0][0]["id"] == seg["id"]  # vectors carry this library's ids
+        again = index_on_ray(lib.db, lib.vectors, CLIPS, FAST, workers=2, threads=threads)
+        assert [o["result"].ran for o in again] == [[]] * len(CLIPS)
+        assert len(lib.db.recordings()) == len(CLIPS)
+
+
+def test_partly_indexed_recording_resumes_on_a_worker(ray_local, local_rows, library_dir, tmp_path):
+    _, threads = ray_local
+    clip = CLIPS[0]
+    with Library(library_dir) as lib:
+        rid = lib.index(clip, dataclasses.replace(FAST, cpu_threads=threads)).recording_id
+        lib.db.db.execute("DELETE FROM stages WHERE recording_id = ? AND stage IN ('segments', 'text_emb', "
+                          "'speaker_emb', 'audio_emb', 'emotion')", [rid])
+        lib.rename_speaker(clip, "SPEAKER_1", "Dr Patel")
+        bad = tmp_path / "notes.wav"
+        bad.write_text("not audio")
+        out = index_on_ray(lib.db, lib.vectors, [clip, bad], FAST, workers=1, threads=threads)
+        errors = [o for o in out if "error" in o]
+        assert len(errors) == 1 and errors[0]["path"].endswith("notes.wav") and "\n" not in errors[0]["error"]
+        res = next(o["result"] for o in out if "result" in o)
+        assert res.recording_id == rid and set(res.skipped) >= {"vad", "asr", "speakers", "events"}
+        assert "segments" in res.ran and "asr" not in res.ran
+        assert rows(lib, rid) == local_rows[clip.name]
+        assert lib.db.speakers(rid)[0]["name"] == "Dr Patel"
+        assert len(lib.db.recordings()) == 1
