@@ -131,3 +131,22 @@ class Library(AnnotationsAPI):
 
     def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
         self.db.rename_speaker(self.recording(ref)["id"], speaker, name)
+
+    # -- exports (harp_desktop.export): every file written is recorded in the audit trail --------
+    def export(self, ref: str | Path, path: str | Path, fmt: str | None = None) -> dict:
+        """Transcript as txt/srt/vtt/pdf, or the whole index as json; returns the audit row."""
+        from harp_desktop.export.exporter import export_transcript
+
+        return export_transcript(self, ref, path, fmt)
+
+    def report(self, ref: str | Path, path: str | Path, **kw) -> dict:
+        """A PDF / Markdown rationale report (see export.exporter.export_report for the options)."""
+        from harp_desktop.export.exporter import export_report
+
+        return export_report(self, ref, path, **kw)
+
+    def exports(self, ref: str | Path | None = None, check_files: bool = True) -> list[dict]:
+        """The export audit trail, newest first, with each file's status (ok / changed / missing)."""
+        from harp_desktop.export.exporter import list_exports
+
+        return list_exports(self, ref, check_files)

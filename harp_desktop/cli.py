@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from harp_desktop import cli_eval, weights
+from harp_desktop import cli_eval, cli_export, weights
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -230,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_speaker)
 
     cli_eval.add_parsers(sub, lib_help)  # eval, questions
+    cli_export.add_parsers(sub, lib_help)  # report, export, audit
     return ap
 
 

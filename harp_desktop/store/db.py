@@ -72,10 +72,13 @@ MIGRATIONS = [
         CHECK (start_s >= 0 AND end_s >= start_s)
     );
     CREATE INDEX annotations_question ON annotations (question_id, annotator);""",
-    # 4: audit trail of exports (what, when, where, checksum of the output).
+    # 4: audit trail of exports (what, when, where, checksum of the output). The recording's
+    # sha256 and name are copied so a row still says what was exported after the recording is removed.
     """CREATE TABLE exports (
         id INTEGER PRIMARY KEY,
         recording_id INTEGER REFERENCES recordings(id) ON DELETE SET NULL,
+        recording_sha256 TEXT,
+        recording_name TEXT,
         kind TEXT NOT NULL,
         path TEXT NOT NULL,
         sha256 TEXT NOT NULL,
@@ -281,3 +284,20 @@ class LibraryDB(QuestionsDB):
             sql += " AND kind = ?"
             args.append(kind)
         return list(self.db.query(sql + " ORDER BY start_s", args))
+
+    # -- exports (audit trail) ----------------------------------------------------
+    def record_export(self, recording_id: int | None, kind: str, path: str, sha256: str, size: int,
+                      detail: dict) -> int:
+        rec = list(self.db.query("SELECT sha256, name FROM recordings WHERE id = ?", [recording_id]))
+        row = {"recording_id": recording_id, "recording_sha256": rec[0]["sha256"] if rec else None,
+               "recording_name": rec[0]["name"] if rec else None, "kind": kind, "path": path, "sha256": sha256,
+               "bytes": size, "created_at": now_iso(), "detail": json.dumps(detail, ensure_ascii=False)}
+        return self.db["exports"].insert(row).last_pk
+
+    def exports(self, recording_id: int | None = None) -> list[dict]:
+        """Every recorded export, newest first (one recording's when ``recording_id`` is given)."""
+        sql, args = "SELECT * FROM exports", []
+        if recording_id is not None:
+            sql, args = sql + " WHERE recording_id = ?", [recording_id]
+        rows = self.db.query(sql + " ORDER BY id DESC", args)
+        return [{**r, "detail": json.loads(r["detail"] or "{}")} for r in rows]

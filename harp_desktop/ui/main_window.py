@@ -33,6 +33,7 @@ from harp_desktop.ui import annotate_menu, colors, envelope
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
+from harp_desktop.ui.export_actions import ExportActions
 from harp_desktop.ui.help_dialog import ShortcutsDialog
 from harp_desktop.ui.index_progress import IndexProgress
 from harp_desktop.ui.index_queue import IndexQueue
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._wire()
         self.annotation = annotate_menu.install(self)  # Annotate menu, dock, Evaluate view
+        self.exporting = ExportActions(self)  # Export menu + buttons, export history
         self._restore_layout()
         self._apply_audio_state()
         self.refresh_library()

@@ -1,0 +1,175 @@
+"""What a rationale report shows, gathered once for both the PDF and the Markdown writer:
+the recording, every model that produced its content (name + version), each answer with
+its citations re-checked against its evidence, and annotators' ground truth when present."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from harp_desktop import __version__, weights
+from harp_desktop.agent import verify
+from harp_desktop.types import Evidence
+
+# Which manifest model each index stage ran (ASR names its own model in the stage info).
+STAGE_MODELS = {"vad": "vad", "speakers": "speaker", "events": "events", "audio_emb": "events",
+                "text_emb": "text", "emotion": "emotion"}
+DISCLAIMER = ("Decision support only: answers are generated automatically from a machine transcript and "
+              "sound tags and may be wrong. Check every cited moment in the recording before acting on it.")
+
+
+@dataclass
+class ModelRow:
+    key: str
+    name: str
+    version: str
+    used_for: str
+
+
+@dataclass
+class Item:
+    """One answered question, ready to print."""
+
+    answer: dict
+    evidence: list[Evidence]
+    cited: list[list[tuple[float, float]]]  # per evidence row: the verified citations it backs
+    citations: list[tuple[float, float, int | None]]  # verified citation -> first backing evidence row
+    removed: int  # citations the verifier struck out (when asked, or now)
+    truth: list[dict] = field(default_factory=list)  # annotators' spans for the same question
+
+
+@dataclass
+class ReportData:
+    recording: dict
+    created_at: str
+    app_version: str
+    models: list[ModelRow]
+    items: list[Item]
+    tags: list[dict]
+    audio_cache: Path | None
+
+
+def when(iso: str | None) -> str:
+    """'2026-12-01T00:51:06+00:00' -> '2026-12-01 00:51 UTC'."""
+    if not iso:
+        return "just now"
+    return iso[:16].replace("T", " ") + (" UTC" if iso.endswith("+00:00") else "")
+
+
+def labels(items: list[str]) -> str:
+    """Sound events first, then emotions ('emotion:calm (0.8)' -> 'emotion calm (0.8)'), no repeats."""
+    events = [x for x in items if not x.startswith("emotion:")]
+    emotions = [x.replace("emotion:", "emotion ", 1) for x in items if x.startswith("emotion:")]
+    return "; ".join(dict.fromkeys(events + emotions))
+
+
+def _name(key: str, entry: dict) -> str:
+    if entry.get("display_name"):
+        return entry["display_name"]
+    m = re.search(r"\(([^,;()]+)", entry.get("role", ""))
+    return m.group(1).strip() if m else key
+
+
+def _version(key: str, entry: dict) -> str:
+    pkgs = [p.split(" ")[0] for p in entry.get("packages", []) if "==" in p]
+    shown = pkgs[0] + (f" (+{len(pkgs) - 1} parts)" if len(pkgs) > 2 else "".join(f", {p}" for p in pkgs[1:])) \
+        if pkgs else "shipped in this repository"
+    return f"{shown}; weights {weights.fingerprint(key).split(':', 1)[1]}"
+
+
+def models_used(db, recording_id: int, answers: list[dict]) -> list[ModelRow]:
+    manifest = weights.manifest()
+    used: dict[str, list[str]] = {}
+    for st in db.stages(recording_id):
+        key = STAGE_MODELS.get(st["stage"])
+        if st["stage"] == "asr":
+            key = json.loads(st["info"] or "{}").get("model")
+        if key in manifest:
+            used.setdefault(key, []).append(st["stage"])
+    rows = [ModelRow(k, _name(k, manifest[k]), _version(k, manifest[k]), "index: " + ", ".join(v))
+            for k, v in used.items()]
+    by_display = {e.get("display_name"): k for k, e in manifest.items() if e.get("display_name")}
+    for llm in dict.fromkeys((a.get("models") or {}).get("llm") for a in answers):
+        if llm:
+            k = by_display.get(llm)
+            rows.append(ModelRow(k or llm, llm, _version(k, manifest[k]) if k else "not in the manifest",
+                                 "answers (planning, wording)"))
+    planners = sorted({(a.get("models") or {}).get("planner") or "rules" for a in answers})
+    if answers:
+        rows.append(ModelRow("planner", "HARP rule planner + code-settled answers", f"harp-desktop {__version__}",
+                             "answers (" + ", ".join(planners) + ")"))
+    return rows
+
+
+def ground_truth(db, recording_id: int, question: str) -> list[dict]:
+    """Annotators' evidence spans for the same question text; [] when there are none."""
+    try:
+        rows = db.db.query(
+            "SELECT a.annotator, a.start_s, a.end_s, a.label FROM annotations a JOIN questions q "
+            "ON q.id = a.question_id WHERE q.recording_id = ? AND lower(trim(q.query)) = lower(trim(?)) "
+            "ORDER BY a.start_s", [recording_id, question])
+        return [dict(r) for r in rows]
+    except sqlite3.Error:  # an older library without the table: the report simply has no ground truth
+        return []
+
+
+def _evidence(a: dict, speakers: dict[str, str]) -> list[Evidence]:
+    return [Evidence(e["start_s"], e["end_s"], None, speakers.get(e.get("speaker") or "", e.get("speaker")),
+                     e.get("text") or "", list(e.get("labels") or []), dict(e.get("scores") or {}))
+            for e in a.get("evidence", [])]
+
+
+def item(db, recording_id: int, a: dict, speakers: dict[str, str]) -> Item:
+    ev = _evidence(a, speakers)
+    verdict = verify.check(a.get("rationale", ""), ev)  # re-checked now, not trusted from storage
+    cited: list[list[tuple[float, float]]] = [[] for _ in ev]
+    cits = []
+    for s, e in verdict.citations:
+        rows = [i for i, x in enumerate(ev) if verify.supported_by(s, e, [x])]
+        for i in rows:
+            cited[i].append((s, e))
+        cits.append((s, e, rows[0] if rows else None))
+    removed = a.get("rationale", "").count("[unsupported citation removed]")
+    return Item(a, ev, cited, cits, removed, ground_truth(db, recording_id, a["question"]))
+
+
+def gather(lib, rec: dict, answers: list[dict]) -> ReportData:
+    rid = rec["id"]
+    speakers = {s["label"]: s["name"] or s["label"] for s in lib.db.speakers(rid)}
+    cache = Path(lib.folder) / "audio" / f"{rec['sha256']}.f32"
+    return ReportData(rec, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), __version__,
+                      models_used(lib.db, rid, answers), [item(lib.db, rid, a, speakers) for a in answers],
+                      lib.db.tags(rid), cache if cache.is_file() else None)
+
+
+def _norm(q: str) -> str:
+    return " ".join(q.split()).casefold()
+
+
+def select_answers(lib, rec: dict, questions: list[str], include_all: bool,
+                   ask: Callable[[str], dict] | None) -> tuple[list[dict], list[str]]:
+    """Stored answers for the report: all of them and/or the latest per question, asking the
+    questions that have none (``ask``). Returns the answers and the questions that were asked now."""
+    stored = lib.db.answers(rec["id"])
+    out = list(stored) if include_all else []
+    asked = []
+    for q in questions:
+        if not q.strip():
+            raise ValueError("a --question is empty")
+        match = [a for a in stored if _norm(a["question"]) == _norm(q)]
+        if match:
+            if not include_all:
+                out.append(match[-1])
+            continue
+        if ask is None:
+            raise LookupError(f"no stored answer for '{q}'")
+        out.append(ask(q))
+        asked.append(q)
+    if not out:
+        raise LookupError("nothing to report: give --question, or --answers all for a recording with stored answers")
+    return out, asked
