@@ -77,6 +77,26 @@ class Library(AnnotationsAPI):
         except InterruptedError:
             raise Cancelled() from None
 
+    # -- corpus scale (harp_desktop.cluster, store.bundle): Ray workers compute, this library is the one writer
+    def index_on_ray(self, paths: list[Path | str], options: IndexOptions | None = None, **kw) -> list[dict]:
+        """Index many recordings on Ray workers (see cluster.ray_index.index_on_ray for the options)."""
+        from harp_desktop.cluster.ray_index import index_on_ray
+
+        return index_on_ray(self.db, self.vectors, list(paths), options or IndexOptions(), models=self.models, **kw)
+
+    def export_bundle(self, path: Path | str, audio: bool = False) -> dict:
+        """The whole library as one portable .harplib file; returns its manifest."""
+        from harp_desktop.store.bundle import export_bundle
+
+        return export_bundle(self.db, Path(path), audio)
+
+    def import_bundle(self, path: Path | str) -> list[dict]:
+        """Add a .harplib bundle's recordings to this library (checksums verified first)."""
+        from harp_desktop.store.bundle import import_bundle
+
+        self._arrays.clear()  # replaced recordings get new array rows
+        return import_bundle(Path(path), self.db)
+
     def recording(self, ref: str | Path) -> dict:
         """Find a recording by path (as given or resolved) or by sha256 prefix."""
         ref = str(ref)

@@ -56,6 +56,10 @@ def cmd_index(args) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGINT, lambda *a: stop.set())  # Ctrl-C: cancel cleanly at the next checkpoint
     options = IndexOptions(asr_profile=args.asr)
+    if args.engine == "ray":
+        from harp_desktop.cli_cluster import cmd_index_ray
+
+        return cmd_index_ray(args, options, stop)
     results, failures = [], 0
     with _library(args) as lib:
         for p in args.paths:
@@ -184,6 +188,8 @@ def cmd_speaker(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from harp_desktop import cli_cluster
+
     ap = argparse.ArgumentParser(prog="harp", description="HARP Desktop: index and search long recordings, offline.")
     ap.add_argument("--version", action="version", version="harp-desktop 0.1.0")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -194,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.add_argument("--asr", default="base", choices=list(weights.ASR_PROFILES), help="ASR profile")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    cli_cluster.add_index_options(p)  # --engine ray, --address, --workers, --threads
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("show", help="print a recording's transcript with speakers and events")
@@ -230,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_speaker)
 
     cli_eval.add_parsers(sub, lib_help)  # eval, questions
+    cli_cluster.add_parsers(sub, lib_help)  # library export|import
     cli_export.add_parsers(sub, lib_help)  # report, export, audit
     return ap
 

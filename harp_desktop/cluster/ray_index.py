@@ -15,6 +15,7 @@ exactly as a local run would.
 from __future__ import annotations
 
 import dataclasses
+import resource
 import shutil
 import tempfile
 import threading
@@ -62,9 +63,13 @@ class IndexWorker:
             export_bundle(db, out, audio=True)
             db.close()
             return {"status": status, "result": dataclasses.asdict(result) if result else None,
-                    "bundle": out.read_bytes()}
+                    "bundle": out.read_bytes(), "peak_rss_mb": _peak_rss_mb()}
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # Linux: KiB
 
 
 def up_to_date(db: LibraryDB, vectors: VectorStore, sha256: str, options: IndexOptions) -> bool:
@@ -187,4 +192,5 @@ def _collect(ray, db: LibraryDB, ref, path: Path) -> dict:
         res = _merge(db, out, path)
     except BundleError as exc:
         return {"path": str(path), "error": f"worker result rejected: {exc}"}
-    return {"path": str(path), "result": res, "cancelled": out["status"] == "cancelled"}
+    return {"path": str(path), "result": res, "cancelled": out["status"] == "cancelled",
+            "worker_peak_rss_mb": out.get("peak_rss_mb")}

@@ -19,7 +19,7 @@ CLUSTER_ERROR = ("the Ray engine needs the optional 'cluster' extra: "
 LOCAL_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": node address = loopback (ray._private.services)
 
 
-class ClusterError(Exception):
+class ClusterError(RuntimeError):
     """Ray is missing or its runtime cannot be reached; the message is for the user."""
 
 

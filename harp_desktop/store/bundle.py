@@ -29,7 +29,7 @@ FORMAT, VERSION = "harplib", 1
 MANIFEST = "manifest.json"
 
 
-class BundleError(Exception):
+class BundleError(ValueError):
     """A bundle that cannot be written or read; the message is for the user."""
 
 
