@@ -1,7 +1,8 @@
 """Free-text answers judged by the local language model, with the deterministic fallback.
 
-The model sees the question, the reference answer and the system's answer and returns
-``{"correct": true|false}`` under a JSON schema. If it fails, the answer is judged by
+An answer line holding every content word of the reference is correct without asking.
+Otherwise the model sees the question, the reference answer and the system's answer and
+returns ``{"correct": true|false}`` under a JSON schema. If it fails, the answer is judged by
 ``score.text_overlap`` (half of the reference's content words present) and the query
 says which judge decided.
 """
@@ -17,7 +18,10 @@ SCHEMA = {"type": "object", "properties": {"correct": {"type": "boolean"}}, "req
 
 
 def judge_text(llm, question: str, truth: str, answer: str, rationale: str = "") -> tuple[bool, str]:
-    """(correct, judge): judge is "llm" or "overlap" (no model, or the model failed)."""
+    """(correct, judge): judge is "llm", "exact" (every content word of the truth is in the
+    answer line: no model needed) or "overlap" (no model, or the model failed)."""
+    if text_overlap(truth, answer, "", need=1.0):
+        return True, "exact"  # small models have been seen rejecting a verbatim answer
     if llm is not None:
         try:
             raw = llm.chat_json(SYSTEM, f"Question: {question}\nReference answer: {truth}\n"

@@ -53,13 +53,13 @@ def label_matches(truth: str, answer: str) -> bool:
     return " " in want and want in answer.lower()  # multi-word labels
 
 
-def text_overlap(truth: str, answer: str, rationale: str = "") -> bool:
-    """The deterministic free-text fallback: at least half of the truth's content words
-    (numbers as digits) appear in the answer line or its rationale."""
+def text_overlap(truth: str, answer: str, rationale: str = "", need: float = 0.5) -> bool:
+    """The deterministic free-text fallback: at least half (``need``) of the truth's content
+    words (numbers as digits) appear in the answer line or its rationale."""
     stop = {"the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "about", "at", "with", "her", "his", "she"}
     want = [t for t in _tokens(truth) if t not in stop]
     have = set(_tokens(answer + " " + rationale))
-    return bool(want) and sum(t in have for t in want) / len(want) >= 0.5
+    return bool(want) and sum(t in have for t in want) / len(want) >= need
 
 
 def answer_correct(kind: str, truth: str, answer: str, rationale: str = "",

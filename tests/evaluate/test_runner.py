@@ -79,7 +79,7 @@ def test_evaluate_scores_every_question(lib):
     assert by_id["r-1"]["correct"] and by_id["r-1"]["hit_rate"] == 1.0
     assert by_id["r-2"]["answer"] == "2" and by_id["r-2"]["correct"]
     assert by_id["r-3"]["correct"] and by_id["r-3"]["hit_rate"] is None
-    assert by_id["r-4"]["judge"] == "overlap" and by_id["r-4"]["correct"]  # "clinic" is in the quoted rationale
+    assert by_id["r-4"]["judge"] in ("exact", "overlap") and by_id["r-4"]["correct"]  # no model: word rules
     assert set(rep.by_type) == {"reported_symptom", "exhibited_symptom", "negative"}
     assert rep.overall["answer_accuracy"] == 1.0 and rep.overall["retrieval"] == "hybrid"
     json.dumps(rep.to_json())  # plain data
