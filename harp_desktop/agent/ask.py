@@ -60,6 +60,7 @@ class Asker:
             raise ValueError(f"unknown evidence mode '{evidence}'")
         self.lib, self.llm, self.retrieval, self.evidence_mode = library, llm, retrieval, evidence
         self.fusion, self.two_pass = fusion, two_pass
+        self.store_answers = True  # evaluation runs turn this off: the user's answer history stays theirs
 
     # -- planning -----------------------------------------------------------------
     def plan(self, question: str, duration_s: float, has_cue: bool, notes: list[str]) -> Plan:
@@ -202,7 +203,8 @@ class Asker:
                             [{"tool": r.tool, "args": {k: v for k, v in r.args.items() if k != "cue"},
                               "items": len(r.items), "error": r.error, "seconds": round(r.seconds, 4)}
                              for r in results])
-        self.lib.db.store_answer(rec["id"], result.to_json())
+        if self.store_answers:
+            self.lib.db.store_answer(rec["id"], result.to_json())
         return result
 
     def _reason(self, question: str, plan: Plan, evidence: list, notes: list[str],

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harp_desktop.agent.answer import Answer
 from harp_desktop.evaluate.judge import judge_text
 from harp_desktop.evaluate.score import answer_correct, citation_validity, hit_rate
 
@@ -109,18 +110,25 @@ def summarize(rows: list[dict], settings: dict | None = None) -> Report:
 def evaluate(lib, cases: list[Case], options: EvalOptions | None = None, llm=None,
              progress: Callable[[int, int, dict], None] | None = None,
              should_stop: Callable[[], bool] | None = None) -> Report:
-    """Ask every case's question (stored answers included) and score it; ``progress(i, n, row)``."""
+    """Ask every case's question and score it; ``progress(i, n, row)``. Answers are not added to
+    the library's answer history. A question the system refuses (e.g. a time outside the
+    recording) is scored as a wrong answer with no evidence, and its note says why."""
     from harp_desktop.agent.ask import Asker
+    from harp_desktop.audio.decode import AudioError
 
     o = options or EvalOptions()
     asker = Asker(lib, llm, o.retrieval, "metadata", o.fusion, o.two_pass)
+    asker.store_answers = False
     rows = []
     for i, case in enumerate(cases, 1):
         if should_stop is not None and should_stop():
             break
         q = case.question
         given = [tuple(s) for s in q.get("evidence") or []] if o.oracle else None
-        a = asker.ask(case.ref, q["query"], case.cue, given_spans=given)
+        try:
+            a = asker.ask(case.ref, q["query"], case.cue, given_spans=given)
+        except (ValueError, LookupError, AudioError) as exc:  # a refused question scores as a wrong answer
+            a = Answer(q["query"], "", f"error: {exc}", False, [], [], {}, notes=[f"not answered: {exc}"])
         rows.append(score_one(q, a, llm))
         if progress is not None:
             progress(i, len(cases), rows[-1])

@@ -95,3 +95,16 @@ def test_oracle_feeds_the_truth_spans_as_evidence(lib):
     assert by_id["r-2"]["answer"] == "2"  # the cough detector fires inside both true spans
     assert by_id["r-3"]["answer"] == "No" and by_id["r-3"]["evidence"] == []
     assert rep.overall["retrieval"] == "oracle" and rep.overall["oracle"] is True
+
+
+def test_evaluation_keeps_the_answer_history_and_survives_a_refused_question(lib, tmp_path):
+    lib, res = lib
+    before = len(lib.db.answers(lib.recording(res.sha256)["id"]))
+    qs = questions()[:2]
+    cases = [Case(qs[0], res.sha256, tmp_path / "missing-cue.wav"), Case(qs[1], res.sha256)]
+    rep = lib.evaluate(cases)
+    broken, fine = rep.queries
+    assert broken["correct"] is False and broken["hit_rate"] == 0.0 and broken["evidence"] == []
+    assert "not answered" in broken["notes"][0] and "missing-cue.wav" in broken["notes"][0]
+    assert fine["correct"] is True and rep.overall["answer_accuracy"] == 0.5
+    assert len(lib.db.answers(lib.recording(res.sha256)["id"])) == before
