@@ -97,6 +97,12 @@ class Library(AnnotationsAPI):
         self._arrays.clear()  # replaced recordings get new array rows
         return import_bundle(Path(path), self.db)
 
+    def evaluate_on_ray(self, cases: list, options=None, llm_choice: str | None = None, **kw):
+        """evaluate() with the questions answered on Ray workers (see cluster.ray_eval)."""
+        from harp_desktop.cluster.ray_eval import evaluate_on_ray
+
+        return evaluate_on_ray(self, cases, options, llm_choice, **kw)
+
     def recording(self, ref: str | Path) -> dict:
         """Find a recording by path (as given or resolved) or by sha256 prefix."""
         ref = str(ref)

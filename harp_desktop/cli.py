@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.add_argument("--asr", default="base", choices=list(weights.ASR_PROFILES), help="ASR profile")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    cli_cluster.add_index_options(p)  # --engine ray, --address, --workers, --threads
+    cli_cluster.add_engine_options(p)  # --engine ray, --address, --workers, --threads
     p.set_defaults(func=cmd_index)
 
     p = sub.add_parser("show", help="print a recording's transcript with speakers and events")

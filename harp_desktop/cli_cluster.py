@@ -12,9 +12,9 @@ from pathlib import Path
 EXIT_ERROR = 1
 
 
-def add_index_options(p) -> None:
+def add_engine_options(p) -> None:
     p.add_argument("--engine", default="local", choices=["local", "ray"],
-                   help="ray: spread recordings over Ray workers (needs the 'cluster' extra)")
+                   help="ray: spread the work over Ray workers (needs the 'cluster' extra)")
     p.add_argument("--address", help="with --engine ray: a Ray cluster to join (default: start one on this machine)")
     p.add_argument("--workers", type=int, help="with --engine ray: number of workers (default: cluster CPUs / threads)")
     p.add_argument("--threads", type=int, default=1, help="with --engine ray: CPU threads per worker (default 1)")

@@ -25,7 +25,7 @@ def cmd_eval(args) -> int:
 
     with _library(args) as lib:
         cases, recordings = lib.file_cases(args.queries, args.audio_dir)  # bad input fails here, before any work
-        llm = _load_llm(args)
+        llm = None if args.engine == "ray" else _load_llm(args)  # ray: each worker loads its own
         for rec in recordings:
             bar = ProgressBar(rec.name)
             try:
@@ -43,7 +43,11 @@ def cmd_eval(args) -> int:
                 sys.stderr.flush()
 
         options = EvalOptions(args.retrieval, args.fusion, args.oracle, not args.single_pass)
-        report = lib.evaluate(cases, options, llm, progress)
+        if args.engine == "ray":
+            report = lib.evaluate_on_ray(cases, options, None if args.no_llm else args.llm, address=args.address,
+                                         workers=args.workers, threads=args.threads, progress=progress)
+        else:
+            report = lib.evaluate(cases, options, llm, progress)
         if tty:
             sys.stderr.write("\r" + " " * 60 + "\r")
     if args.json:
@@ -98,6 +102,9 @@ def add_parsers(sub, lib_help: str) -> None:
     p.add_argument("--show-failures", action="store_true", help="list wrong answers and missed spans")
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    from harp_desktop.cli_cluster import add_engine_options
+
+    add_engine_options(p)  # --engine ray: questions answered on Ray workers
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("questions", help="import / export question sets and annotated evidence spans")

@@ -75,9 +75,9 @@ def loopback_only(no_network, monkeypatch):
     assert not REFUSED, f"non-loopback connections attempted: {REFUSED}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def ray_local(harp_data):
-    """One local Ray runtime per module (starting one takes ~10 s on 2 cores)."""
+    """One local Ray runtime for tests/cluster (starting one takes ~10 s on 2 cores)."""
     import os
 
     from harp_desktop.cluster.runtime import ray_runtime
