@@ -70,8 +70,23 @@ def cmd_eval(args) -> int:
 def cmd_questions(args) -> int:
     from harp_desktop.cli import _library
 
+    if args.action != "agreement" and not args.path:
+        raise ValueError(f"questions {args.action} needs a file")
     with _library(args) as lib:
-        if args.action == "import":
+        if args.action == "agreement":
+            rep = lib.agreement_report(args.recording)
+            if args.json:
+                print(json.dumps(rep, ensure_ascii=False))
+                return 0
+            for r in rep["pairs"]:
+                print(f"{r['query_id']:<14} {r['annotator_a']} vs {r['annotator_b']}: span F1 {r['span_f1']:.2f}, "
+                      f"time F1 {r['time_f1']:.2f} ({r['n_a']} / {r['n_b']} spans)")
+            if rep["pairs"]:
+                print(f"mean span F1 {rep['mean_span_f1']:.2f}, time F1 {rep['mean_time_f1']:.2f} over "
+                      f"{len(rep['pairs'])} pair(s)")
+            else:
+                print("no question has two annotators yet")
+        elif args.action == "import":
             ids = lib.import_questions(args.path, args.audio_dir, args.annotator or "reference")
             print(f"imported {len(ids)} question(s) from {args.path}")
         elif args.format == "jsonl":
@@ -108,8 +123,9 @@ def add_parsers(sub, lib_help: str) -> None:
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("questions", help="import / export question sets and annotated evidence spans")
-    p.add_argument("action", choices=["import", "export"])
-    p.add_argument("path", help="queries.jsonl to import, or the file to write")
+    p.add_argument("action", choices=["import", "export", "agreement"],
+                   help="agreement: span-overlap F1 between annotators of the same question")
+    p.add_argument("path", nargs="?", help="queries.jsonl to import, or the file to write")
     p.add_argument("--recording", help="export one recording's questions (path or sha256 prefix)")
     p.add_argument("--format", default="jsonl", choices=["jsonl", "audacity", "textgrid", "eaf"])
     p.add_argument("--tiers", default="annotator", choices=["annotator", "question"],
@@ -118,4 +134,5 @@ def add_parsers(sub, lib_help: str) -> None:
                                        "export: whose spans (default: each question's first annotator)")
     p.add_argument("--audio-dir", help="import: where the file's recordings are (default: the file's folder)")
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.add_argument("--json", action="store_true", help="agreement: print one JSON object")
     p.set_defaults(func=cmd_questions)

@@ -72,3 +72,22 @@ def test_questions_import_export(setup, tmp_path, capsys):
     code, out, _ = run(capsys, "questions", "export", tmp_path / "x.eaf", "--format", "eaf", "--recording",
                        audio / "long_clip.flac", "--library", lib)
     assert code == 0 and (tmp_path / "x.eaf").exists()
+
+
+def test_questions_agreement(setup, capsys):
+    from harp_desktop.api import Library
+
+    lib, qfile, audio = setup
+    run(capsys, "questions", "import", qfile, "--audio-dir", audio, "--library", lib)
+    code, out, _ = run(capsys, "questions", "agreement", "--library", lib)
+    assert code == 0 and "no question has two annotators" in out
+    with Library(lib) as library:
+        first = library.questions()[0]
+        library.add_span(first["id"], 5.0, 8.0, "bob")
+    code, out, _ = run(capsys, "questions", "agreement", "--library", lib, "--json")
+    data = json.loads(out)
+    assert data["pairs"] == [{"query_id": "r-1", "annotator_a": "reference", "annotator_b": "bob",
+                              "span_f1": 1.0, "time_f1": data["pairs"][0]["time_f1"], "n_a": 1, "n_b": 1}]
+    assert 0.8 < data["mean_time_f1"] < 1.0
+    code, _, err = run(capsys, "questions", "import", "--library", lib)
+    assert code == 1 and "needs a file" in err

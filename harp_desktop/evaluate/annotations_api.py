@@ -76,6 +76,15 @@ class AnnotationsAPI:
         spans = {n: [(r["start_s"], r["end_s"]) for r in self.db.annotations(question_id, n)] for n in (a, b)}
         return {"annotator_a": a, "annotator_b": b, **agreement(spans[a], spans[b])}
 
+    def agreement_report(self, ref: str | Path | None = None) -> dict:
+        """Every question with two or more annotators: each one against the reference, and the means."""
+        rows = []
+        for q in self.questions(ref):
+            names = self.db.annotators(q["id"])
+            rows += [{"query_id": q["query_id"], **self.agreement(q["id"], names[0], b)} for b in names[1:]]
+        mean = {k: round(sum(r[k] for r in rows) / len(rows), 4) if rows else None for k in ("span_f1", "time_f1")}
+        return {"pairs": rows, "mean_span_f1": mean["span_f1"], "mean_time_f1": mean["time_f1"]}
+
     # -- queries.jsonl ---------------------------------------------------------------------
     def _find_audio(self, name: str, bases: list[Path]) -> dict | None:
         for base in bases:
