@@ -155,6 +155,15 @@ class Library(AnnotationsAPI):
 
         return Asker(self, llm, retrieval, evidence, fusion, two_pass).ask(ref, question, cue, given_spans)
 
+    def delete_recording(self, ref: str | Path):
+        """Remove a recording and everything derived from it (rows, vectors, audio cache, arrays, answers)."""
+        from harp_desktop.store.delete import delete_recording
+
+        rec = self.recording(ref)
+        for key in [k for k in self._arrays if k[0] == rec["id"]]:
+            del self._arrays[key]
+        return delete_recording(self.db, rec)
+
     def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
         self.db.rename_speaker(self.recording(ref)["id"], speaker, name)
 

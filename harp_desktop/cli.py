@@ -7,6 +7,7 @@ import dataclasses
 import json
 import os
 import signal
+import sqlite3
 import sys
 import threading
 from pathlib import Path
@@ -187,6 +188,23 @@ def cmd_speaker(args) -> int:
     return 0
 
 
+def cmd_delete(args) -> int:
+    with _library(args) as lib:
+        rec = lib.recording(args.recording)
+        if not args.yes:
+            if not sys.stdin.isatty():
+                print("harp: error: deleting needs confirmation; pass --yes", file=sys.stderr)
+                return EXIT_USAGE
+            reply = input(f"Delete '{rec['name']}' ({rec['sha256'][:12]}) and everything derived from it? [y/N] ")
+            if reply.strip().lower() not in ("y", "yes"):
+                print("nothing deleted")
+                return 0
+        gone = lib.delete_recording(rec["sha256"])
+    print(f"deleted {gone.name} ({gone.sha256[:12]}): {gone.rows} rows, {len(gone.files)} files or folders; "
+          "the original recording file was not touched")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from harp_desktop import cli_cluster
 
@@ -236,6 +254,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.set_defaults(func=cmd_speaker)
 
+    p = sub.add_parser("delete", help="delete a recording's index, answers and caches (not the recording file)")
+    p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.set_defaults(func=cmd_delete)
+
     cli_eval.add_parsers(sub, lib_help)  # eval, questions
     cli_cluster.add_parsers(sub, lib_help)  # library export|import
     cli_export.add_parsers(sub, lib_help)  # report, export, audit
@@ -248,7 +272,12 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except (LookupError, weights.WeightsError, RuntimeError, ValueError) as exc:
         msg = exc.args[0] if isinstance(exc, LookupError) and exc.args else exc
-        print(f"harp: error: {msg}", file=sys.stderr)
+        print(f"harp: error: {' '.join(str(msg).split())}", file=sys.stderr)
+        return EXIT_ERROR
+    except (OSError, sqlite3.Error) as exc:  # full disk, read-only or damaged library: one line, no traceback
+        from harp_desktop.errors import user_message
+
+        print(f"harp: error: {user_message(exc)}", file=sys.stderr)
         return EXIT_ERROR
 
 

@@ -23,6 +23,7 @@ from harp_desktop.agent.rules import rule_plan
 from harp_desktop.agent.settle import settle, settle_who
 from harp_desktop.audio.decode import load_clip
 from harp_desktop.retrieval.fusion import fuse
+from harp_desktop.retrieval.localize import format_clock, localize
 from harp_desktop.retrieval.tools import RecordingTools, ToolResult
 
 MAX_QUESTION = 1000
@@ -43,6 +44,14 @@ def clean_question(q: str) -> tuple[str, list[str]]:
         notes.append(f"question truncated from {len(q)} to {MAX_QUESTION} characters")
         q = q[:MAX_QUESTION]
     return q, notes
+
+
+def outside_recording(question: str, duration_s: float) -> None:
+    """A question about 99:00 of a 30 s recording is refused, not answered from the whole file."""
+    w = localize(question, None)
+    if w is not None and (w.start_s >= duration_s or (w.anchor_s or 0.0) > duration_s):
+        raise ValueError(f"the question asks about '{w.text}', outside the recording "
+                         f"(it is {format_clock(duration_s)} long)")
 
 
 def _mentions(evidence: list, terms: list[str]) -> bool:
@@ -139,6 +148,7 @@ class Asker:
         t_all = time.perf_counter()
         question, notes = clean_question(question)
         rec = self.lib.recording(ref)
+        outside_recording(question, rec["duration_s"])
         cue_wav = load_clip(Path(cue)) if cue else None  # a broken cue fails here, clearly
         if self.evidence_mode != "metadata":
             notes.append(f"evidence mode '{self.evidence_mode}' needs an audio-capable model with its projector; "

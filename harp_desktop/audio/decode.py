@@ -7,8 +7,11 @@ that later stages open as a read-only ``np.memmap``.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import shutil
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,9 +20,12 @@ import numpy as np
 import soundfile as sf
 import soxr
 
+from harp_desktop.store.atomic import sweep_stale, tmp_path
+
 SAMPLE_RATE = 16000
 SUPPORTED = ("WAV", "FLAC", "OGG", "MP3")
 _BLOCK_FRAMES = 1 << 18  # ~5.5 s at 48 kHz; bounds memory regardless of file length
+_SALVAGE_FRAMES = 4096  # re-read step over a damaged stretch: keeps all but the last few ms before it
 
 
 class AudioError(ValueError):
@@ -53,22 +59,32 @@ def sha256_of(path: Path) -> str:
 def probe(path: Path) -> AudioInfo:
     """Check that ``path`` is a supported, non-empty audio file and describe it."""
     path = Path(path)
-    if not path.exists():
-        raise AudioError(f"{path}: no such file")
-    if path.is_dir():
-        raise AudioError(f"{path}: is a folder, not an audio file")
-    if path.stat().st_size == 0:
-        raise AudioError(f"{path}: the file is empty (0 bytes)")
     try:
-        info = sf.info(str(path))
-    except (sf.LibsndfileError, RuntimeError, TypeError) as exc:
+        st = path.stat()
+    except OSError as exc:  # missing, a symlink loop, a name too long: a clear line, not a traceback
+        if exc.errno == errno.ELOOP:
+            raise AudioError(f"{_shown(path)}: a symbolic link loop, not an audio file") from None
+        if exc.errno == errno.ENOENT:
+            dangling = " (a symbolic link to nothing)" if path.is_symlink() else ""
+            raise AudioError(f"{_shown(path)}: no such file{dangling}") from None
+        raise AudioError(f"{_shown(path)}: cannot open ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise AudioError(f"{_shown(path)}: is a folder, not an audio file")
+    if not stat.S_ISREG(st.st_mode):
+        raise AudioError(f"{_shown(path)}: not a regular file (a device, pipe or socket)")
+    if st.st_size == 0:
+        raise AudioError(f"{_shown(path)}: the file is empty (0 bytes)")
+    try:
+        with open(path, "rb") as raw:  # a Python file object: libsndfile's own open fails on very long paths
+            info = sf.info(raw)
+    except (sf.LibsndfileError, RuntimeError, TypeError, OSError) as exc:
         raise AudioError(
-            f"{path}: not a readable audio file ({_short(exc)}); supported formats: {', '.join(SUPPORTED)}"
+            f"{_shown(path)}: not a readable audio file ({_short(exc)}); supported formats: {', '.join(SUPPORTED)}"
         ) from None
     if info.format not in SUPPORTED:
-        raise AudioError(f"{path}: {info.format} audio is not supported; use one of {', '.join(SUPPORTED)}")
+        raise AudioError(f"{_shown(path)}: {info.format} audio is not supported; use one of {', '.join(SUPPORTED)}")
     if info.frames <= 0 or info.samplerate <= 0:
-        raise AudioError(f"{path}: the file contains no audio (0 samples)")
+        raise AudioError(f"{_shown(path)}: the file contains no audio (0 samples)")
     warning = _wav_truncation(path, info) if info.format == "WAV" else ""
     return AudioInfo(path, info.format, info.samplerate, info.channels, info.frames, info.subtype, warning)
 
@@ -92,7 +108,15 @@ def _wav_truncation(path: Path, info: sf._SoundFileInfo) -> str:
             f"{info.duration:.1f} s are readable and were indexed")
 
 
+def _shown(path: Path) -> str:
+    """A path short enough for a one-line message (very long paths keep their ends)."""
+    s = str(path)
+    return s if len(s) <= 160 else f"{s[:60]}...{s[-90:]}"
+
+
 def _short(exc: BaseException) -> str:
+    if getattr(exc, "error_string", None):  # libsndfile's own words, without the file object's repr
+        return str(exc.error_string).strip()[:120]
     return str(exc).strip().splitlines()[-1][:120] if str(exc).strip() else type(exc).__name__
 
 
@@ -106,27 +130,44 @@ def iter_decoded(
         resampler = None
         if info.sample_rate != SAMPLE_RATE:
             resampler = soxr.ResampleStream(info.sample_rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ")
-        read = 0
+        read, step = 0, _BLOCK_FRAMES
+        raw = open(path, "rb")
+        fh = sf.SoundFile(raw)
         try:
-            with sf.SoundFile(str(path)) as fh:
-                while True:
-                    if should_stop and should_stop():
-                        return
-                    data = fh.read(_BLOCK_FRAMES, dtype="float32", always_2d=True)
-                    last = len(data) < _BLOCK_FRAMES
-                    read += len(data)
-                    mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
-                    mono = np.ascontiguousarray(mono, dtype=np.float32)
-                    if resampler is not None:
-                        mono = resampler.resample_chunk(mono, last=last)
-                    if len(mono):
-                        yield mono
-                    if last:
-                        break
-        except sf.LibsndfileError as exc:
-            raise AudioError(f"{path}: decoding failed after {read / info.sample_rate:.1f} s ({_short(exc)})") from None
+            while True:
+                if should_stop and should_stop():
+                    return
+                try:
+                    data = fh.read(step, dtype="float32", always_2d=True)
+                except (sf.LibsndfileError, RuntimeError) as exc:
+                    if read == 0 and step == _SALVAGE_FRAMES:
+                        raise AudioError(f"{_shown(path)}: decoding failed at the start ({_short(exc)})") from None
+                    if step > _SALVAGE_FRAMES:
+                        # A damaged or cut-off stretch: re-read it in small steps and keep what decodes.
+                        fh.close()
+                        raw.seek(0)
+                        fh = sf.SoundFile(raw)
+                        fh.seek(read)
+                        step = _SALVAGE_FRAMES
+                        continue
+                    data = np.zeros((0, info.channels), np.float32)  # the damage: end here, keep the rest
+                last = len(data) < step
+                read += len(data)
+                mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
+                mono = np.ascontiguousarray(mono, dtype=np.float32)
+                # NaN/Inf samples (a broken float WAV) would poison the resampler and every model.
+                np.nan_to_num(mono, copy=False, nan=0.0, posinf=1.0, neginf=-1.0)
+                if resampler is not None:
+                    mono = resampler.resample_chunk(mono, last=last)
+                if len(mono):
+                    yield mono
+                if last:
+                    break
+        finally:
+            fh.close()
+            raw.close()
         if read == 0:
-            raise AudioError(f"{path}: the file contains no audio (0 samples)")
+            raise AudioError(f"{_shown(path)}: the file contains no audio (0 samples)")
 
     return info, blocks()
 
@@ -143,14 +184,18 @@ def decode_to_cache(
     """
     info, blocks = iter_decoded(path, should_stop)
     expected = max(1, int(info.duration_s * SAMPLE_RATE))
-    tmp = cache_file.with_suffix(".partial")
+    sweep_stale(cache_file)  # left by a killed run
+    tmp = tmp_path(cache_file)  # per process: a second indexer of the same file never truncates ours
     written = 0
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "wb") as out:
             for block in blocks:
                 np.clip(block, -1.0, 1.0, out=block)
-                out.write(block.tobytes())
+                try:
+                    out.write(block.tobytes())
+                except OSError as exc:  # e.g. the disk filled up: say where
+                    raise OSError(exc.errno, exc.strerror, str(cache_file.parent)) from None
                 written += len(block)
                 if progress:
                     progress(min(1.0, written / expected))
@@ -161,6 +206,20 @@ def decode_to_cache(
         if tmp.exists():
             tmp.unlink()
     return written
+
+
+def ensure_free_space(folder: Path, duration_s: float, margin_bytes: int = 64 << 20) -> None:
+    """Refuse before writing when the decoded cache (float32 at 16 kHz: 230 MB per hour) cannot fit.
+
+    A disk that fills mid-decode is still safe (the partial cache is removed), but
+    saying so up front spares the user a long wait for a failure.
+    """
+    need = int(duration_s * SAMPLE_RATE * 4) + margin_bytes
+    free = shutil.disk_usage(folder).free
+    if free < need:
+        raise OSError(errno.ENOSPC, f"not enough free disk space for the library in {_shown(folder)}: decoding "
+                      f"this {duration_s / 3600:.1f} h recording needs about {need / 1e6:.0f} MB, "
+                      f"{free / 1e6:.0f} MB are free")
 
 
 def open_cache(cache_file: Path) -> np.ndarray:
@@ -174,7 +233,7 @@ def load_clip(path: Path, max_s: float = 120.0) -> np.ndarray:
     """Decode a short clip (e.g. an example cough) fully into memory."""
     info = probe(Path(path))
     if info.duration_s > max_s:
-        raise AudioError(f"{path}: clip is {info.duration_s:.0f} s long; example clips must be under {max_s:.0f} s")
+        raise AudioError(f"{_shown(path)}: clip is {info.duration_s:.0f} s long; example clips must be under {max_s:.0f} s")
     _, blocks = iter_decoded(Path(path))
     parts = list(blocks)
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)

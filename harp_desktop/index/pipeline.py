@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harp_desktop import weights
-from harp_desktop.audio.decode import AudioError, decode_to_cache, open_cache, probe, sha256_of
+from harp_desktop.audio.decode import AudioError, decode_to_cache, ensure_free_space, open_cache, probe, sha256_of
 from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.asr import GAP_S, JOIN_S
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
 from harp_desktop.index.vad import VAD_OPTIONS
 from harp_desktop.paths import private_dir
 from harp_desktop.store.db import LibraryDB
+from harp_desktop.store.locks import recording_lock
 from harp_desktop.store.vectors import VectorStore
 
 
@@ -47,7 +48,7 @@ STAGES: list[StageSpec] = [
     StageSpec("text_emb", ("segments",), 0.08, stages_embed.run_text_emb,
               lambda o: weights.fingerprint("text"), "text"),
     StageSpec("speaker_emb", ("segments",), 0.01, stages_embed.run_speaker_emb, lambda o: "mean:v1", "speaker"),
-    StageSpec("audio_emb", ("segments", "events"), 0.04, stages_embed.run_audio_emb, lambda o: "mean:v1", "audio"),
+    StageSpec("audio_emb", ("segments", "events"), 0.04, stages_embed.run_audio_emb, lambda o: "mean:v1+q8", "audio"),
     StageSpec("emotion", ("segments", "events"), 0.01, stages_embed.run_emotion, stages_embed.emotion_key),
 ]
 DECODE_KEY = "decode:soxr-HQ:16k-mono-f32:v1"
@@ -101,21 +102,32 @@ class Indexer:
             self.db.add_recording(sha, path, {})  # refresh the path if the file moved
             return self.db.recording_by_sha(sha)
         private_dir(cache.parent)
+        ensure_free_space(cache.parent, info.duration_s)
         t0 = time.perf_counter()
         n = decode_to_cache(path, cache, report, self.should_stop)
         meta = {"format": info.format, "sample_rate": info.sample_rate, "channels": info.channels,
                 "duration_s": round(n / 16000, 3)}
+        if not info.warning and n / 16000 < info.duration_s - 0.5:  # a damaged or cut-off file (e.g. FLAC)
+            meta["note"] = (f"the file is damaged or truncated: its header declares {info.duration_s:.1f} s, "
+                            f"{n / 16000:.1f} s were readable and were indexed")
         with self.db.transaction():
             rid = self.db.add_recording(sha, path, meta)
             self.db.mark_stage_done(rid, "decode", DECODE_KEY, time.perf_counter() - t0, meta)
         return self.db.recording_by_sha(sha)
 
     def index(self, path: Path) -> IndexResult:
+        warning = probe(Path(path)).warning  # fail fast, before anything is written (and before resolve())
         path = Path(path).resolve()
-        warning = probe(path).warning  # fail fast, before anything is written
         for spec in STAGES:  # unknown profile or bad weights: refuse before work starts
             spec.own_key(self.options)
         sha = sha256_of(path)
+        # Another program (the GUI, a second `harp index`) may be indexing this recording: wait for it.
+        with recording_lock(self.db.folder, sha, self.should_stop,
+                            lambda: self.progress(Progress("waiting", 0.0, 0.0, None,
+                                                           "another program is indexing this recording"))):
+            return self._index_locked(path, sha, warning)
+
+    def _index_locked(self, path: Path, sha: str, warning: str) -> IndexResult:
         fps = fingerprints(self.options)
         t_start = time.perf_counter()
         done_weight = 0.0
@@ -132,6 +144,8 @@ class Indexer:
         rec = self._decode(path, sha, reporter("decode", 0.03))
         done_weight += 0.03
         result = IndexResult(rec["id"], sha, str(path), rec["duration_s"])
+        if not warning and (rec["note"] or "").startswith("the file is damaged"):
+            warning = rec["note"].split("; ")[0]
         if warning:
             result.notes.append(warning)
             self.db.db["recordings"].update(rec["id"], {"note": warning})

@@ -19,6 +19,7 @@ import numpy as np
 import sqlite_utils
 
 from harp_desktop.paths import private_dir
+from harp_desktop.store.atomic import sweep_stale, tmp_path
 from harp_desktop.store.questions import QuestionsDB
 
 SCHEMA_VERSION = 4
@@ -205,8 +206,10 @@ class LibraryDB(QuestionsDB):
         if arr.nbytes > LARGE_ARRAY_BYTES:
             folder = private_dir(private_dir(self.folder / "arrays") / str(recording_id))
             target = folder / f"{name}.npy"
-            tmp = folder / f"{name}.partial.npy"
-            np.save(tmp, arr, allow_pickle=False)
+            sweep_stale(target)
+            tmp = tmp_path(target)  # per process, so a concurrent indexer never shares it
+            with open(tmp, "wb") as fh:
+                np.save(fh, arr, allow_pickle=False)
             os.chmod(tmp, 0o600)
             os.replace(tmp, target)
             meta["_file"] = f"arrays/{recording_id}/{name}.npy"

@@ -13,6 +13,7 @@ import hnswlib
 import numpy as np
 
 from harp_desktop.paths import private_dir
+from harp_desktop.store.atomic import sweep_stale, tmp_path
 
 SPACES = {"text": 384, "speaker": 256, "audio": 1024}
 
@@ -39,7 +40,8 @@ class VectorStore:
         target = self.path(sha256, space)
         private_dir(self.root)
         private_dir(target.parent)
-        tmp = target.with_suffix(".partial")
+        sweep_stale(target)
+        tmp = tmp_path(target)  # per process: two indexers of one recording never share a temp file
         index.save_index(str(tmp))
         os.chmod(tmp, 0o600)
         os.replace(tmp, target)
