@@ -94,6 +94,9 @@ class AnnotationPanel(QWidget):
         self.question_box = QComboBox(self)
         self.question_box.setAccessibleName("Question")
         self.new_btn, self.del_q_btn = QPushButton("New", self), QPushButton("Delete", self)
+        self.from_ask_btn = QPushButton("From Ask", self)
+        self.from_ask_btn.setToolTip("A new question with the text of the question asked last")
+        self._asked: str | None = None
         self.query = QLineEdit(self)
         self.query_type = QComboBox(self)
         self.query_type.setEditable(True)
@@ -115,6 +118,7 @@ class AnnotationPanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.question_box, 1)
         top.addWidget(self.new_btn)
+        top.addWidget(self.from_ask_btn)
         top.addWidget(self.del_q_btn)
         form = QFormLayout()
         form.addRow("Question", self.query)
@@ -134,7 +138,8 @@ class AnnotationPanel(QWidget):
         layout.addWidget(self.agreement)
 
         self.question_box.currentIndexChanged.connect(lambda _: self._show_question())
-        self.new_btn.clicked.connect(self.new_question)
+        self.new_btn.clicked.connect(lambda: self.new_question())
+        self.from_ask_btn.clicked.connect(lambda: self._asked and self.new_question(self._asked))
         self.del_q_btn.clicked.connect(self.delete_question)
         self.query.editingFinished.connect(lambda: self._edit("query", self.query.text()))
         self.query_type.currentTextChanged.connect(lambda t: self._edit("query_type", t or None))
@@ -169,6 +174,11 @@ class AnnotationPanel(QWidget):
             self.question_box.setCurrentIndex(i)
         return i >= 0
 
+    def set_asked(self, question: str | None) -> None:
+        """The question shown in the Ask panel: "From Ask" turns it into a question to annotate."""
+        self._asked = question
+        self.from_ask_btn.setEnabled(self.ref is not None and bool(question))
+
     def set_recording(self, ref: str | None) -> None:
         """Show the questions of a recording (sha256), or nothing."""
         if ref != self.ref:
@@ -189,6 +199,7 @@ class AnnotationPanel(QWidget):
         self.question_box.setCurrentIndex(i if i >= 0 else (0 if questions else -1))
         self._loading = False
         enabled = self.ref is not None
+        self.from_ask_btn.setEnabled(enabled and bool(self._asked))
         for w in (self.new_btn, self.drag_mode, self.mark_sel_btn, self.mark_lines_btn):
             w.setEnabled(enabled)
         self._show_question()

@@ -56,6 +56,7 @@ class AnnotationMode:
         p.mark_sel_btn.clicked.connect(self.mark_selection)
         p.mark_lines_btn.clicked.connect(self.mark_transcript_lines)
         p.seekRequested.connect(window.seek)
+        window.ask_panel.answerShown.connect(lambda ans: p.set_asked(ans.get("question") if ans else None))
         p.message.connect(lambda msg: window.statusBar().showMessage(msg, 8000))
 
     def set_mode(self, on: bool) -> None:

@@ -110,6 +110,14 @@ def test_transcript_lines_and_drag_mode_off(qtbot, annotating):
 
 def test_question_edits_undo_and_bad_span_message(qtbot, annotating):
     w, p, qid = annotating
+    w.ask_panel.show_answer({"question": "Is anyone coughing?", "answer": "No", "rationale": "", "evidence": [],
+                             "citations": [], "supported": False, "notes": [], "timings_s": {}, "models": {}})
+    assert p.from_ask_btn.isEnabled()
+    p.from_ask_btn.click()
+    asked = p.question_id()
+    assert asked != qid and w.lib.db.question(asked)["query"] == "Is anyone coughing?"
+    p.undo_stack.undo()
+    assert [q["id"] for q in w.lib.questions(w.data.sha256)] == [qid] and p.question_id() == qid
     p.answer.setText("No")
     p.answer.editingFinished.emit()
     assert w.lib.db.question(qid)["answer"] == "No"
