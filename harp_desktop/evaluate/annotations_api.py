@@ -13,6 +13,7 @@ from harp_desktop.evaluate import queries as qfmt
 from harp_desktop.evaluate.agreement import agreement
 from harp_desktop.evaluate.runner import Case, EvalOptions, Report, evaluate
 from harp_desktop.export import annotations as ann_export
+from harp_desktop.export.audit import write_export
 
 IMPORT_ANNOTATOR = "reference"
 
@@ -147,7 +148,9 @@ class AnnotationsAPI:
     def export_questions(self, path: Path | str, ref: str | Path | None = None,
                          annotator: str | None = None) -> int:
         rows = self.question_records(ref, annotator)
-        qfmt.write_queries(path, rows)
+        rid = self.recording(ref)["id"] if ref is not None else None
+        write_export(self.db, rid, "questions-jsonl", path, lambda tmp: qfmt.write_queries(tmp, rows),
+                     {"questions": len(rows), "annotator": annotator})
         return len(rows)
 
     # -- evaluation and exports ------------------------------------------------------------
@@ -190,6 +193,12 @@ class AnnotationsAPI:
         if fmt == "jsonl":
             self.export_questions(path, rec["sha256"])
             return Path(path)
+        if fmt not in ann_export.FORMATS:
+            raise ValueError(f"unknown annotation format '{fmt}' (use jsonl, {', '.join(ann_export.FORMATS)})")
         spans = [ann_export.Span(r["annotator"], q["query_id"], r["start_s"], r["end_s"], r["label"])
                  for q in self.questions(rec["sha256"]) for r in self.db.annotations(q["id"])]
-        return ann_export.write(fmt, path, spans, rec["duration_s"], rec["path"], by)
+        # Through the export audit trail: written atomically, checksummed, recorded in `exports`.
+        row = write_export(self.db, rec["id"], f"annotations-{fmt}", path,
+                           lambda tmp: ann_export.write(fmt, tmp, spans, rec["duration_s"], rec["path"], by),
+                           {"spans": len(spans), "tiers": by})
+        return Path(row["path"])

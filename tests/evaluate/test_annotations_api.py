@@ -131,3 +131,19 @@ def test_annotation_exports_from_the_library(lib, tmp_path):
     rows = [json.loads(x) for x in lib.export_annotations(res.sha256, "jsonl", tmp_path / "a.jsonl").read_text()
             .splitlines()]
     assert rows[0]["evidence"] == [[5.26, 8.47]] and rows[0]["recording"] == res.path.split("/")[-1]
+
+
+def test_exports_are_in_the_audit_trail_and_bad_targets_refused(lib, tmp_path):
+    from harp_desktop.export.audit import ExportError
+
+    lib, res = lib
+    qid = lib.add_question(res.sha256, "Q?")
+    lib.add_span(qid, 1.0, 2.0, "alice")
+    out = lib.export_annotations(res.sha256, "textgrid", tmp_path / "a.TextGrid")
+    rows = lib.db.exports(lib.recording(res.sha256)["id"])
+    assert rows[0]["kind"] == "annotations-textgrid" and rows[0]["path"] == str(out)
+    with pytest.raises(ExportError, match="does not exist"):
+        lib.export_annotations(res.sha256, "eaf", tmp_path / "nowhere" / "a.eaf")
+    with pytest.raises(ValueError, match="unknown annotation format"):
+        lib.export_annotations(res.sha256, "srt", tmp_path / "a.srt")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["a.TextGrid"]
