@@ -38,7 +38,7 @@ def _question(n: int, total: int, it: Item, duration_s: float) -> list[str]:
            f"**Answer: {cell(a['answer'])}**", ""]
     if not a.get("supported"):
         out += ["**UNSUPPORTED**: no verified evidence backs this answer.", ""]
-    out += [f"**Rationale.** {' '.join(a.get('rationale', '').split())}", ""]
+    out += [f"**Rationale.** {' '.join(it.rationale.split())}", ""]
     cites = "; ".join(f"[{format_clock(s)}-{format_clock(e)}] \u2713 verified" + (f" (E{i + 1})" if i is not None else "")
                       for s, e, i in it.citations) or "none verified"
     if it.removed:

@@ -114,8 +114,7 @@ def question(n: int, total: int, it: Item, data: ReportData, st: dict, audio) ->
     if not a.get("supported"):
         head.append(Paragraph(f'<font color="{RED}"><b>UNSUPPORTED</b>: no verified evidence backs this answer.'
                               "</font>", st["base"]))
-    story = [KeepTogether(head), Spacer(1, 3), Paragraph("<b>Rationale.</b> " + _rationale(a.get("rationale", "")),
-                                                         st["base"])]
+    head += [Spacer(1, 3), Paragraph("<b>Rationale.</b> " + _rationale(it.rationale), st["base"])]
     if it.citations:
         cites = "; ".join(f"[{format_clock(s)}-{format_clock(e)}] \u2713 verified"
                           + (f" (evidence E{i + 1})" if i is not None else "") for s, e, i in it.citations)
@@ -123,24 +122,34 @@ def question(n: int, total: int, it: Item, data: ReportData, st: dict, audio) ->
         cites = "none verified"
     if it.removed:
         cites += f'; <font color="{RED}">{it.removed} removed by the verifier (not inside the evidence)</font>'
-    story += [Spacer(1, 2), Paragraph(f"<b>Citations.</b> {cites}", st["base"]), Spacer(1, 5)]
-    if it.evidence:
-        rows = [["#", "Time", "Speaker", "Transcript excerpt", "Events and emotion", "Tool scores", "Cited"]]
-        for i, e in enumerate(it.evidence):
-            text = e.text.strip()
-            cited = ("\u2713 " + ", ".join(f"[{format_clock(s)}-{format_clock(t)}]" for s, t in it.cited[i])
-                     if it.cited[i] else "\u2013")
-            rows.append([f"E{i + 1}", f"{format_clock(e.start_s)}\u2013{format_clock(e.end_s)}", esc(e.speaker or "\u2013"),
-                         esc(text[:320] + ("\u2026" if len(text) > 320 else "")) or "<i>(no speech)</i>",
-                         esc(labels(e.labels)) or "\u2013", _scores(e.scores), cited])
-        story.append(_table(rows, [20, 54, 68, 160, 74, 64, WIDTH - 440], st))
-    else:
-        story.append(Paragraph("No evidence was retrieved for this question.", st["base"]))
-    story += _strips(it, data, st, audio)
+    head += [Spacer(1, 2), Paragraph(f"<b>Citations.</b> {cites}", st["base"])]
+    # The strip shows where the evidence sits before the table details it; kept with the answer
+    # so it never lands alone on the next page.
+    head += [*_strips(it, data, st, audio), Spacer(1, 5)]
+    if not it.evidence:
+        return [KeepTogether([*head, Paragraph("No evidence was retrieved for this question.", st["base"])]),
+                *_tail(it, st)]
+    rows = [["#", "Time", "Speaker", "Transcript excerpt", "Events and emotion", "Tool scores", "Cited"]]
+    for i, e in enumerate(it.evidence):
+        text = e.text.strip()
+        cited = ("\u2713 " + ", ".join(f"[{format_clock(s)}-{format_clock(t)}]" for s, t in it.cited[i])
+                 if it.cited[i] else "\u2013")
+        rows.append([f"E{i + 1}", f"{format_clock(e.start_s)}\u2013{format_clock(e.end_s)}", esc(e.speaker or "\u2013"),
+                     esc(text[:320] + ("\u2026" if len(text) > 320 else "")) or "<i>(no speech)</i>",
+                     esc(labels(e.labels)) or "\u2013", _scores(e.scores), cited])
+    tw = 74 if data.recording["duration_s"] >= 3600 else 54  # h:mm:ss-h:mm:ss on one line
+    table = _table(rows, [20, tw, 68, 214 - tw, 74, 64, WIDTH - 440], st)
+    # A short table stays with its answer; a long one starts under it and splits, header repeated.
+    story = [KeepTogether([*head, table])] if len(rows) <= 7 else [KeepTogether(head), table]
+    return story + _tail(it, st)
+
+
+def _tail(it: Item, st: dict) -> list:
+    story: list = []
     if it.truth:
         story += _truth(it, st)
-    if a.get("notes"):
-        story += [Spacer(1, 3), Paragraph("Notes: " + esc("; ".join(a["notes"])), st["note"])]
+    if it.answer.get("notes"):
+        story += [Spacer(1, 3), Paragraph("Notes: " + esc("; ".join(it.answer["notes"])), st["note"])]
     return story
 
 
@@ -150,21 +159,22 @@ def _strips(it: Item, data: ReportData, st: dict, audio) -> list:
     cited = [c for cs in it.cited for c in cs]
     truth = [(t["start_s"], t["end_s"]) for t in it.truth]
     reg = fonts.register()[0]
-    out = [Spacer(1, 5), waveform.strip(audio, 0.0, dur, ev, cited, truth, WIDTH, font=reg)]
+    marks = [(e.start_s, f"E{i + 1}") for i, e in enumerate(it.evidence)]
+    out = [Spacer(1, 5), waveform.strip(audio, 0.0, dur, ev, cited, truth, WIDTH, font=reg, marks=marks)]
     zoom = waveform.zoom_window(ev + truth, dur)
     if zoom:
         out += [Spacer(1, 3), Paragraph(f"Closer view {format_clock(zoom[0])}\u2013{format_clock(zoom[1])}:", st["note"]),
-                waveform.strip(audio, zoom[0], zoom[1], ev, cited, truth, WIDTH, 48, font=reg)]
+                waveform.strip(audio, zoom[0], zoom[1], ev, cited, truth, WIDTH, 52, font=reg, marks=marks)]
     legend = ('<font color="#f39c12">\u25a0</font> cited evidence  <font color="#e6b84f">\u25a0</font> other '
               "retrieved evidence" + ('  <font color="#2e7d32">\u25a0</font> ground truth (annotators)' if truth else ""))
-    return [KeepTogether(out), Paragraph(legend, st["note"])]
+    return [*out, Paragraph(legend, st["note"])]
 
 
 def _truth(it: Item, st: dict) -> list:
     rows = [["Annotator", "Ground-truth span", "Label", "Retrieved?"]]
     for t in it.truth:
         hit = _overlaps(t, it.evidence)
-        rows.append([esc(t["annotator"]), f"{format_clock(t['start_s'])}\u2013{format_clock(t['end_s'])}",
+        rows.append([esc(t["annotator"]), f"{short_clock(t['start_s'], False)}\u2013{short_clock(t['end_s'], False)}",
                      esc(t.get("label") or "\u2013"), "\u2713 overlaps evidence" if hit else
                      f'<font color="{RED}">\u2717 missed</font>'])
     hr = hit_rate([(t["start_s"], t["end_s"]) for t in it.truth], [(e.start_s, e.end_s) for e in it.evidence])

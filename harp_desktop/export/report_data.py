@@ -40,6 +40,7 @@ class Item:
     cited: list[list[tuple[float, float]]]  # per evidence row: the verified citations it backs
     citations: list[tuple[float, float, int | None]]  # verified citation -> first backing evidence row
     removed: int  # citations the verifier struck out (when asked, or now)
+    rationale: str = ""  # as re-verified now: a citation outside the evidence is struck out
     truth: list[dict] = field(default_factory=list)  # annotators' spans for the same question
 
 
@@ -62,10 +63,17 @@ def when(iso: str | None) -> str:
 
 
 def labels(items: list[str]) -> str:
-    """Sound events first, then emotions ('emotion:calm (0.8)' -> 'emotion calm (0.8)'), no repeats."""
-    events = [x for x in items if not x.startswith("emotion:")]
-    emotions = [x.replace("emotion:", "emotion ", 1) for x in items if x.startswith("emotion:")]
-    return "; ".join(dict.fromkeys(events + emotions))
+    """Sound events first, then emotions ('emotion:calm (0.80)' -> 'emotion calm (0.80)'); a label
+    tagged several times inside one span is shown once, with its highest score."""
+    best: dict[str, float | None] = {}
+    for x in items:
+        m = re.fullmatch(r"(.*?) \(([0-9.]+)\)", x)
+        name, score = (m.group(1), float(m.group(2))) if m else (x, None)
+        if name not in best or (score or 0) > (best[name] or 0):
+            best[name] = score
+    order = sorted(best, key=lambda k: k.startswith("emotion:"))  # stable: events keep their order
+    return "; ".join(k.replace("emotion:", "emotion ", 1) + (f" ({best[k]:.2f})" if best[k] is not None else "")
+                     for k in order)
 
 
 def _name(key: str, entry: dict) -> str:
@@ -134,8 +142,8 @@ def item(db, recording_id: int, a: dict, speakers: dict[str, str]) -> Item:
         for i in rows:
             cited[i].append((s, e))
         cits.append((s, e, rows[0] if rows else None))
-    removed = a.get("rationale", "").count("[unsupported citation removed]")
-    return Item(a, ev, cited, cits, removed, ground_truth(db, recording_id, a["question"]))
+    removed = verdict.rationale.count("[unsupported citation removed]")
+    return Item(a, ev, cited, cits, removed, verdict.rationale, ground_truth(db, recording_id, a["question"]))
 
 
 def gather(lib, rec: dict, answers: list[dict]) -> ReportData:

@@ -42,12 +42,13 @@ def _tick_step(span_s: float, max_ticks: int = 8) -> float:
 
 def strip(audio: np.ndarray | None, t0: float, t1: float, evidence: list[tuple[float, float]],
           cited: list[tuple[float, float]], truth: list[tuple[float, float]], width: float,
-          height: float = 62.0, font: str = "Helvetica") -> Drawing:
-    """A drawing of [t0, t1]: shaded evidence, cited spans, the waveform, a truth lane, a time axis."""
+          height: float = 66.0, font: str = "Helvetica", marks: list[tuple[float, str]] | None = None) -> Drawing:
+    """A drawing of [t0, t1]: shaded evidence, cited spans, the waveform, a truth lane, a time axis,
+    and ``marks`` (e.g. "E3" at its evidence's start) in a row above the waveform."""
     d = Drawing(width, height)
-    axis_h, lane_h = 10.0, (7.0 if truth else 0.0)
+    axis_h, lane_h, mark_h = 10.0, (7.0 if truth else 0.0), (8.0 if marks else 0.0)
     y0 = axis_h + lane_h + (2.0 if truth else 0.0)
-    wave_h = height - y0
+    wave_h = height - y0 - mark_h
     span = max(t1 - t0, 1e-6)
 
     def x(t: float) -> float:
@@ -85,6 +86,13 @@ def strip(audio: np.ndarray | None, t0: float, t1: float, evidence: list[tuple[f
         d.add(Rect(0, axis_h, width, lane_h, fillColor=colors.HexColor("#eef5ee"), strokeColor=None))
         for s, e in truth:
             box(s, e, axis_h, lane_h, TRUTH)
+    last = -1e9
+    for t, text in sorted(m for m in marks or [] if t0 <= m[0] <= t1):
+        xt = x(t)
+        if xt - last >= 4.5 * len(text):  # skip a label that would overprint its neighbour
+            d.add(String(min(xt, width - 3 * len(text)), y0 + wave_h + 1.5, text, fontName=font, fontSize=5.8,
+                         fillColor=colors.HexColor("#8d5a00")))
+            last = xt
     step = _tick_step(span)
     t = np.ceil(t0 / step) * step
     while t <= t1 + 1e-6:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from harp_desktop import weights
+from harp_desktop.api import Library
 from harp_desktop.export import fonts
 from harp_desktop.export.audit import ExportError
 from harp_desktop.export.report_data import gather, models_used
 from harp_desktop.retrieval.localize import format_clock
-from tests.export.conftest import QUESTIONS, flat, pdf_pages
+from tests.export.conftest import QUESTIONS, flat, pdf_pages, synthetic_recording
 
 
 def insert_row(lib, table: str, values: dict) -> int:
@@ -127,3 +128,26 @@ def test_bad_input_is_refused_before_writing(answered, tmp_path):
     with pytest.raises(LookupError, match="no recording"):
         lib.report("deadbeef00", tmp_path / "r.pdf", answers=answers)
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_long_recording_long_evidence_table_and_missing_audio(library_dir, tmp_path):
+    """30 moments across 3 hours: the table splits with its header repeated, speaker labels
+    show today's names, and a library without the decoded audio says the waveform is unavailable."""
+    lib = Library(library_dir)
+    rec = synthetic_recording(lib, 3.0, ["Dr Ψαράς", "Анна Ковальчук"])
+    segs = lib.db.segments(rec["id"])[::91]  # odd step: both speakers
+    ev = [{"start_s": s["start_s"], "end_s": s["end_s"], "speaker": s["speaker_label"], "text": s["text"],
+           "labels": ["cough (0.91)", "emotion:calm (0.40)"], "scores": {"label": 0.91, "fused": 0.02}} for s in segs]
+    spans = " ".join(f"[{format_clock(e['start_s'])}-{format_clock(e['end_s'])}]" for e in ev[:3])
+    lib.db.store_answer(rec["id"], {"question": "When does anyone cough?", "answer": format_clock(ev[0]["start_s"]),
+                                    "rationale": f"Coughs at {spans} and [2:59:59-3:00:00].", "supported": True,
+                                    "evidence": ev, "citations": [], "models": {"planner": "rules"}})
+    row = lib.report(rec["sha256"], tmp_path / "long.pdf", all_answers=True)
+    pages = pdf_pages(tmp_path / "long.pdf")
+    text = " ".join(pages)
+    assert row["detail"]["pages"] == len(pages) >= 2 and "E30" in text
+    assert sum("Transcript excerpt" in p for p in pages) >= 2  # header row repeated on the continuation page
+    assert "waveform unavailable" in text and "Анна Ковальчук" in text and "SPEAKER_2" not in text
+    assert "[00:00-00:04] \u2713 verified (evidence E1)" in text
+    assert "[2:59:59-3:00:00]" not in text and "unsupported citation removed" in text  # re-verified now
+    lib.close()
