@@ -73,9 +73,14 @@ def describe(row: dict) -> str:
     d = row.get("detail") or {}
     if isinstance(d, str):
         d = json.loads(d or "{}")
-    if d.get("questions"):
-        n = len(d["questions"])
-        return f"{n} question{'s' if n != 1 else ''}: " + "; ".join(q[:40] for q in d["questions"][:3])
+    qs = d.get("questions")
+    if isinstance(qs, list) and qs:
+        n = len(qs)
+        return f"{n} question{'s' if n != 1 else ''}: " + "; ".join(str(q)[:40] for q in qs[:3])
+    if isinstance(qs, int):  # question-set exports count them
+        return f"{qs} question{'s' if qs != 1 else ''}"
     if "segments" in d:
         return f"{d['segments']} segments"
+    if "spans" in d:
+        return f"{d['spans']} spans"
     return ""

@@ -64,3 +64,10 @@ def test_rows_outlive_the_recording_and_filter_by_recording(lib, tmp_path):
     lib.db.db.execute("DELETE FROM recordings WHERE id = ?", [a["id"]])
     row = next(r for r in lib.exports() if r["kind"] == "transcript-srt")
     assert row["recording_id"] is None and row["recording_sha256"] == "aa" * 32
+
+
+def test_describe_every_kind_of_detail():
+    assert describe({"detail": {"questions": ["Is anyone coughing?"]}}) == "1 question: Is anyone coughing?"
+    assert describe({"detail": {"questions": 12}}) == "12 questions"  # question-set exports count them
+    assert describe({"detail": '{"spans": 3, "tiers": "annotator"}'}) == "3 spans"
+    assert describe({"detail": {}}) == ""
