@@ -13,6 +13,7 @@ REPORT_FORMATS = ("pdf", "md")
 TRANSCRIPT_FORMATS = ("txt", "srt", "vtt", "json", "pdf")
 _SUFFIX = {".md": "md", ".markdown": "md", ".pdf": "pdf", ".txt": "txt", ".srt": "srt", ".vtt": "vtt",
            ".json": "json"}
+_AUDIO = {".wav", ".flac", ".ogg", ".oga", ".mp3"}
 
 
 def choose_format(path: Path | str, fmt: str | None, allowed: tuple[str, ...]) -> str:
@@ -29,11 +30,21 @@ def choose_format(path: Path | str, fmt: str | None, allowed: tuple[str, ...]) -
     return fmt
 
 
+def guard(lib, rec: dict, path: Path | str) -> None:
+    """Never overwrite a recording or anything inside the library folder (its database, caches)."""
+    target = Path(path).expanduser().resolve()
+    if target == Path(rec["path"]).resolve() or (target.exists() and target.suffix.lower() in _AUDIO):
+        raise audit.ExportError(f"{target} is an audio file; choose another output name")
+    if Path(lib.folder).resolve() in target.parents:
+        raise audit.ExportError(f"{target} is inside the library folder; choose a file elsewhere")
+
+
 def export_transcript(lib, ref: str | Path, path: Path | str, fmt: str | None = None) -> dict:
     """The transcript as TXT / SRT / VTT / PDF, or the whole index as JSON; returns the audit row."""
     audit.check_target(path)
     fmt = choose_format(path, fmt, TRANSCRIPT_FORMATS)
     rec = lib.recording(ref)
+    guard(lib, rec, path)
     lines = transcript.speech_lines(lib.db, rec["id"])
     detail = {"format": fmt, "segments": len(lines)}
     if fmt == "pdf":
@@ -60,6 +71,7 @@ def export_report(lib, ref: str | Path, path: Path | str, *, questions: list[str
     audit.check_target(path)
     fmt = choose_format(path, fmt, REPORT_FORMATS)
     rec = lib.recording(ref)
+    guard(lib, rec, path)
     chosen, asked = list(answers or []), []
     if questions or all_answers or not chosen:
         more, asked = select_answers(lib, rec, list(questions), all_answers, ask)

@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from harp_desktop.api import Library
-from harp_desktop.export.audit import describe, file_status, write_export
+from harp_desktop.export.audit import ExportError, describe, file_status, write_export
 from tests.export.conftest import synthetic_recording
 
 
@@ -71,3 +71,15 @@ def test_describe_every_kind_of_detail():
     assert describe({"detail": {"questions": 12}}) == "12 questions"  # question-set exports count them
     assert describe({"detail": '{"spans": 3, "tiers": "annotator"}'}) == "3 spans"
     assert describe({"detail": {}}) == ""
+
+
+def test_never_overwrites_a_recording_or_the_library(lib, tmp_path):
+    rec = synthetic_recording(lib, 0.01, ["A"])
+    lib.db.db["recordings"].update(rec["id"], {"path": str(tmp_path / "visit.flac")})
+    (tmp_path / "visit.flac").write_bytes(b"precious audio")
+    (tmp_path / "other.wav").write_bytes(b"more audio")
+    for target, message in ((tmp_path / "visit.flac", "is an audio file"), (tmp_path / "other.wav", "is an audio file"),
+                            (lib.folder / "library.sqlite", "inside the library folder")):
+        with pytest.raises(ExportError, match=message):
+            lib.export(rec["sha256"], target, "txt")
+    assert (tmp_path / "visit.flac").read_bytes() == b"precious audio" and lib.exports() == []
