@@ -36,6 +36,8 @@ def cmd_index_ray(args, options, stop) -> int:
             results.append({"path": o["path"], "error": o["error"]})
             print(f"harp: error: {Path(o['path']).name}: {o['error']}", file=sys.stderr)
             return
+        if "result" not in o:
+            return  # cancelled before anything of this recording finished
         res = o["result"]
         results.append(dataclasses.asdict(res))
         if not args.json:

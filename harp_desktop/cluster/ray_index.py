@@ -19,6 +19,7 @@ import resource
 import shutil
 import tempfile
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
@@ -55,7 +56,7 @@ class IndexWorker:
             try:
                 result = Indexer(db, VectorStore(db.folder), options, should_stop=self.stop.is_set,
                                  models=self.models).index(Path(path))
-            except Cancelled:
+            except (Cancelled, InterruptedError):  # decode/VAD/events stop with InterruptedError
                 status = "cancelled"  # what finished is still returned, so the next run resumes
             except (AudioError, weights.WeightsError, LookupError, OSError) as exc:
                 return {"error": str(exc)}
@@ -95,11 +96,13 @@ def _seed(db: LibraryDB, vectors: VectorStore, sha256: str) -> bytes | None:
         return (Path(work) / "seed.harplib").read_bytes()
 
 
-def _merge(db: LibraryDB, out: dict, path: Path) -> IndexResult:
+def _merge(db: LibraryDB, out: dict, path: Path) -> IndexResult | None:
     with tempfile.NamedTemporaryFile(prefix=".merge-", suffix=".harplib", dir=db.folder) as f:
         f.write(out["bundle"])
         f.flush()
         merged = import_bundle(Path(f.name), db)
+    if not merged:
+        return None  # cancelled before the recording was even decoded
     fields = out["result"] or {}
     rec = db.recording_by_sha(merged[0]["sha256"])
     return IndexResult(rec["id"], rec["sha256"], fields.get("path", str(path)), rec["duration_s"],
@@ -188,9 +191,13 @@ def _collect(ray, db: LibraryDB, ref, path: Path) -> dict:
         return {"path": str(path), "error": f"worker failed: {str(exc).strip().splitlines()[-1]}"}
     if "error" in out:
         return {"path": str(path), "error": out["error"]}
+    t0 = time.perf_counter()
     try:
         res = _merge(db, out, path)
     except BundleError as exc:
         return {"path": str(path), "error": f"worker result rejected: {exc}"}
+    if res is None:
+        return {"path": str(path), "cancelled": True}
     return {"path": str(path), "result": res, "cancelled": out["status"] == "cancelled",
-            "worker_peak_rss_mb": out.get("peak_rss_mb")}
+            "worker_peak_rss_mb": out.get("peak_rss_mb"), "merge_s": round(time.perf_counter() - t0, 3),
+            "bundle_mb": round(len(out["bundle"]) / 1e6, 2)}

@@ -58,3 +58,25 @@ def test_partly_indexed_recording_resumes_on_a_worker(ray_local, local_rows, lib
         assert rows(lib, rid) == local_rows[clip.name]
         assert lib.db.speakers(rid)[0]["name"] == "Dr Patel"
         assert len(lib.db.recordings()) == 1
+
+
+def test_cancel_reaches_the_workers_and_leaves_a_consistent_library(ray_local, library_dir):
+    from harp_desktop.api import Cancelled
+
+    _, threads = ray_local
+    polls = []
+
+    def stop_after_dispatch() -> bool:  # False while jobs are handed out, then Ctrl-C
+        polls.append(1)
+        return len(polls) > 1
+
+    with Library(library_dir) as lib:
+        with pytest.raises(Cancelled):
+            index_on_ray(lib.db, lib.vectors, CLIPS[:2], FAST, workers=2, threads=threads,
+                         should_stop=stop_after_dispatch)
+        for rec in lib.db.recordings():  # whatever finished was merged whole: stage rows match their data
+            done = {s["stage"] for s in lib.db.stages(rec["id"])}
+            assert "decode" in done
+            assert ("vad" in done) == bool(lib.db.db.execute(
+                "SELECT count(*) FROM speech_regions WHERE recording_id = ?", [rec["id"]]).fetchone()[0])
+        assert not [p for p in library_dir.iterdir() if p.name.startswith((".merge-", ".seed-", ".import-"))]
