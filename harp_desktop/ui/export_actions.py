@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
@@ -153,7 +152,7 @@ class ExportActions(QObject):
 class AuditDialog(QDialog):
     """Every recorded export, newest first, and whether each file is still there unchanged."""
 
-    COLUMNS = ["When (UTC)", "What", "Recording", "File status", "Path", "SHA-256", "Bytes"]
+    COLUMNS = ["When (UTC)", "What", "Recording", "File status", "Bytes", "SHA-256", "Path"]
 
     def __init__(self, library: Callable[[], Library], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -164,7 +163,8 @@ class AuditDialog(QDialog):
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.summary = QLabel(self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         refresh = buttons.addButton("Refresh", QDialogButtonBox.ButtonRole.ActionRole)
@@ -182,10 +182,11 @@ class AuditDialog(QDialog):
         self.table.setRowCount(len(rows))
         for i, r in enumerate(rows):
             cells = [r["created_at"].replace("T", " ").replace("+00:00", ""), r["kind"],
-                     r["recording_name"] or "(removed)", r["status"], r["path"], r["sha256"], str(r["bytes"])]
+                     r["recording_name"] or "(removed)", r["status"], str(r["bytes"]), r["sha256"][:16] + "\u2026",
+                     r["path"]]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(r["path"] if j == 4 else text)
+                item.setToolTip(r["sha256"] if j == 5 else text)
                 if j == 3 and text != "ok":
                     item.setForeground(Qt.GlobalColor.red)
                 self.table.setItem(i, j, item)
