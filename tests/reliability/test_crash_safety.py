@@ -1,0 +1,138 @@
+"""Crash safety: SIGKILL the indexer at random moments, resume, compare with a clean run.
+
+A seeded schedule of kill times spread over a whole indexing run; after every kill the
+library must pass ``PRAGMA integrity_check``, hold no duplicate rows, hold exactly the
+clean run's rows for every stage it marks finished, and have vector indexes whose labels
+are that stage's segment ids. Every fifth trial the indexer then runs to the end and the
+whole library is compared with the clean run, then started afresh.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harp_desktop.api import Library
+from harp_desktop.index.pipeline import STAGES
+from tests.conftest import DATA, REPO, rows
+
+pytestmark = pytest.mark.slow
+
+CLIP = DATA / "speech_two_speakers.flac"  # 8.9 s, two voices
+# Small ASR chunks, so kills also land between committed chunks of the ASR stage.
+DRIVER = ("import sys\nfrom harp_desktop.api import IndexOptions, Library\n"
+          "Library(sys.argv[1]).index(sys.argv[2], IndexOptions(asr_profile='tiny.en', asr_chunk_s=3.0))\n")
+TRIALS, FINISH_EVERY, SEED = 20, 5, 20261201
+# Which rows() keys (and tag kinds) each stage owns: compared once the stage is marked done.
+OWNS = {"vad": ["regions"], "segments": ["segments", "words", "speakers"]}
+TAG_KIND = {"events": "event", "emotion": "emotion"}
+SPACES = {s.name: s.vector_space for s in STAGES if s.vector_space}
+
+
+def start(lib: Path) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-c", DRIVER, str(lib), str(CLIP)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def vector_idx(lib: Library, sha: str, space: str, rid: int) -> set[int]:
+    """The segment idx values a vector file is labelled with (ids differ between libraries)."""
+    index = lib.vectors.load(sha, space)
+    labels = set(int(i) for i in index.get_ids_list())
+    idx_of = {r["id"]: r["idx"] for r in lib.db.db.query("SELECT id, idx FROM segments WHERE recording_id = ?", [rid])}
+    assert labels <= set(idx_of), f"{space}: vector labels that are not segment ids of this recording"
+    return {idx_of[i] for i in labels}
+
+
+def snapshot(lib: Library) -> tuple[dict, dict, set[str], dict]:
+    rec = lib.db.recordings()[0]
+    rid = rec["id"]
+    data = rows(lib, rid)
+    fps = {s["stage"]: s["fingerprint"] for s in lib.db.stages(rid)}
+    vecs = {stage: vector_idx(lib, rec["sha256"], space, rid) for stage, space in SPACES.items() if stage in fps}
+    return data, fps, set(fps), vecs
+
+
+def check_invariants(lib: Library, clean: tuple) -> int:
+    """Everything a killed run may leave must be consistent; returns the number of rows compared."""
+    con = lib.db.db.conn
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+    dupes = {
+        "words": "SELECT COUNT(*) - (SELECT COUNT(*) FROM (SELECT DISTINCT segment_id, start_s, end_s, text FROM words))"
+                 " FROM words",
+        "tags": "SELECT COUNT(*) - (SELECT COUNT(*) FROM (SELECT DISTINCT recording_id, kind, label, start_s, end_s "
+                "FROM tags)) FROM tags",
+        "recordings": "SELECT COUNT(*) - COUNT(DISTINCT sha256) FROM recordings",
+    }
+    for table, sql in dupes.items():
+        assert con.execute(sql).fetchone()[0] == 0, f"duplicate rows in {table}"
+    fts = con.execute("SELECT COUNT(*) FROM segments_fts").fetchone()[0]
+    assert fts == con.execute("SELECT COUNT(*) FROM segments").fetchone()[0], "FTS index out of step with segments"
+    if not lib.db.recordings():
+        return 0
+    c_rows, c_fps, _, c_vecs = clean
+    data, fps, done, vecs = snapshot(lib)
+    compared = 0
+    for stage in done:
+        if stage != "decode":
+            assert fps[stage] == c_fps[stage], f"stage {stage} finished with a different fingerprint"
+        for key in OWNS.get(stage, []):
+            assert data[key] == c_rows[key], f"{key} differ from the clean run after {stage}"
+            compared += len(data[key])
+        if stage in TAG_KIND:
+            mine = [t for t in data["tags"] if t[0] == TAG_KIND[stage]]
+            assert mine == [t for t in c_rows["tags"] if t[0] == TAG_KIND[stage]], f"{stage} tags differ"
+            compared += len(mine)
+        if stage in vecs:
+            assert vecs[stage] == c_vecs[stage], f"{stage} vectors are not the clean run's segments"
+            compared += len(vecs[stage])
+    return compared
+
+
+def test_sigkill_at_random_points_then_resume(tmp_path):
+    t0 = time.monotonic()
+    clean_dir = tmp_path / "clean"
+    proc = start(clean_dir)
+    assert proc.wait(timeout=300) == 0, proc.stderr.read().decode()
+    clean_s = time.monotonic() - t0
+    with Library(clean_dir) as lib:
+        clean = snapshot(lib)
+    assert clean[2] >= {s.name for s in STAGES} and clean[0]["segments"]
+
+    rng = random.Random(SEED)
+    killed = finished_early = compared = cycles = 0
+    lib_dir = tmp_path / "cycle0"
+    for trial in range(1, TRIALS + 1):
+        proc = start(lib_dir)
+        time.sleep(rng.uniform(0.1, 0.9) * clean_s)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            killed += 1
+        else:
+            finished_early += 1
+        proc.wait(timeout=60)
+        with Library(lib_dir) as lib:
+            compared += check_invariants(lib, clean)
+        if trial % FINISH_EVERY == 0:  # resume to the end: the whole library must equal the clean run
+            proc = start(lib_dir)
+            assert proc.wait(timeout=300) == 0, proc.stderr.read().decode()
+            with Library(lib_dir) as lib:
+                compared += check_invariants(lib, clean)
+                data, _, done, vecs = snapshot(lib)
+                assert data == clean[0] and done == clean[2] and vecs == clean[3]
+                compared += sum(len(v) for v in data.values())
+            assert not list(lib_dir.rglob("*.partial")), "temporary files left behind"
+            cycles += 1
+            lib_dir = tmp_path / f"cycle{cycles}"
+    elapsed = time.monotonic() - t0
+    print(f"\ncrash safety: {TRIALS} trials, {killed} SIGKILLs, {finished_early} finished before the kill, "
+          f"{cycles} full resumes, {compared} rows compared, 0 failures; clean run {clean_s:.1f} s, total {elapsed:.0f} s")
+    assert killed >= TRIALS * 3 // 4
