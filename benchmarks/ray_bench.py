@@ -80,7 +80,8 @@ def main() -> None:
                 if errors:
                     raise SystemExit(f"ray run failed: {errors}")
                 runs["ray"] = {"wall_s": time.perf_counter() - t0, "init_s": t_init, "stages": stage_seconds(lib),
-                               "rss": max(o.get("worker_peak_rss_mb") or 0 for o in out)}
+                               "rss": max(o.get("worker_peak_rss_mb") or 0 for o in out),
+                               "merge_s": [o.get("merge_s") for o in out], "bundle_mb": [o.get("bundle_mb") for o in out]}
 
     print(f"{args.copies} x {Path(args.file).name} ({audio_h * 60:.1f} min of audio), ASR {args.asr}, "
           f"ray: {args.workers} workers x {args.threads} thread(s)")
@@ -89,7 +90,9 @@ def main() -> None:
     for name, r in runs.items():
         rss = f"{r['rss']:.0f}" if r["rss"] else "-"
         print(f"{name:<8}{r['wall_s']:>9.1f}{audio_h * 3600 / r['wall_s']:>18.2f}{base / r['wall_s']:>8.2f}{rss:>20}")
-    print(f"(ray wall time includes {runs['ray']['init_s']:.1f} s to start the runtime)")
+    print(f"(ray wall time includes {runs['ray']['init_s']:.1f} s to start the runtime; merging each worker's "
+          f"result into the library took {', '.join(f'{m:.2f}' for m in runs['ray']['merge_s'])} s, "
+          f"bundles of {', '.join(f'{b:.1f}' for b in runs['ray']['bundle_mb'])} MB)")
     print(f"\n{'stage':<12}{'local s/audio-h':>17}{'ray s/audio-h':>15}{'ray audio-h per core-h':>24}")
     for stage in runs["local"]["stages"]:
         lo = runs["local"]["stages"][stage] / audio_h

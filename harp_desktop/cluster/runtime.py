@@ -57,8 +57,9 @@ def ray_runtime(address: str | None = None, num_cpus: int | None = None) -> Iter
                 # with it off, the GCS, raylet and workers listen on loopback only.
                 os.environ[LOCAL_ONLY] = "0"
                 ray._private.ray_constants.ENABLE_RAY_CLUSTER = False  # read at import; reset for this run
+                # Ray starts workers at nice 15; a local run competes like the local pipeline instead.
                 ray.init(num_cpus=num_cpus or os.cpu_count() or 1, _node_ip_address="127.0.0.1",
-                         num_gpus=0, **common)
+                         num_gpus=0, _system_config={"worker_niceness": 0}, **common)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ClusterError(f"cannot start or reach Ray{f' at {address}' if address else ''}: "
                                f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
