@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import shutil
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -50,6 +51,10 @@ def manifest() -> dict:
 def _package_dir(package: str) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
+        if getattr(sys, "frozen", False):  # a bundle has no weight packages: only models folders
+            folders = ", ".join(str(d) for d in models_dirs())
+            raise WeightsError(f"not in this bundle (package '{package}'); an administrator can place its files "
+                               f"in <folder>/<model key>/ under one of: {folders} (docs/installer.md)")
         raise WeightsError(f"package '{package}' is not installed (run the setup command in README.md)")
     return Path(list(spec.submodule_search_locations)[0])
 

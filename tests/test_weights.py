@@ -98,9 +98,9 @@ def _place(root, key):
 
 def test_placed_models_take_precedence_over_packages(tmp_path, monkeypatch):
     monkeypatch.setenv("HARP_MODELS", str(tmp_path / "models"))
-    vad, emotion = _place(tmp_path / "models", "vad"), _place(tmp_path / "models", "emotion")
+    vad, events = _place(tmp_path / "models", "vad"), _place(tmp_path / "models", "events")
     assert weights.model_path("vad") == vad
-    assert weights.model_file("emotion", "emotion_head.npz") == emotion / "emotion_head.npz"
+    assert weights.model_file("events", "yamnet_class_map.csv") == events / "yamnet_class_map.csv"
     assert weights.model_path("speaker") != tmp_path / "models" / "speaker"  # not placed: from its package
     assert next(s for s in weights.status(skip=("llm-qwen1.5b", "llm-qwen0.5b")) if s.key == "vad").path == str(vad)
 
@@ -126,3 +126,13 @@ def test_placed_folder_with_a_bad_or_missing_file_is_refused(tmp_path, monkeypat
     target.unlink()
     with pytest.raises(weights.WeightsError, match="model file missing: .*yamnet_class_map.csv"):
         weights.model_file("events", "yamnet_class_map.csv")
+
+
+def test_a_bundle_without_a_model_says_where_to_place_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "HARP-Desktop" / "harp"))
+    bad = json.loads(json.dumps(weights.manifest()))
+    bad["vad"]["files"][0]["package"] = "no_such_weight_package"
+    monkeypatch.setattr(weights, "manifest", lambda: bad)
+    with pytest.raises(weights.WeightsError, match=r"not in this bundle .*HARP-Desktop/models.*docs/installer.md"):
+        weights.model_path("vad")
