@@ -32,7 +32,7 @@ else
   work=$(mktemp -d "$cache_root/.build-XXXXXX")
   trap 'rm -rf "$work"' EXIT
   echo "build: PyInstaller (a few minutes)..."
-  .venv/bin/pyinstaller --noconfirm --clean --log-level WARN \
+  .venv/bin/pyinstaller --noconfirm --log-level WARN \
     --distpath "$work/dist" --workpath "$work/build" installer/harp.spec
   out="$work/dist/HARP-Desktop"
   # Weights beside the executables; the temporary HARP_DATA keeps the builder's own
