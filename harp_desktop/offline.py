@@ -18,6 +18,9 @@ OFFLINE_ENV = {
     "HF_HUB_DISABLE_IMPLICIT_TOKEN": "1",  # never send a stored token anywhere
     "HF_HUB_DISABLE_XET": "1",
     "DO_NOT_TRACK": "1",  # the cross-tool opt-out some libraries honour
+    # onnxruntime 1.32 ships Microsoft 1DS telemetry on Linux too: without this it resolves
+    # mobile.events.data.microsoft.com and stores a device id (found by tests/reliability/test_no_network.py).
+    "ORT_DISABLE_TELEMETRY": "1",
 }
 
 
