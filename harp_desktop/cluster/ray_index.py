@@ -52,18 +52,18 @@ class IndexWorker:
             if seed:
                 (scratch / "seed.harplib").write_bytes(seed)
                 import_bundle(scratch / "seed.harplib", db)
-            status, result = "done", None
+            status, result, error = "done", None, None
             try:
                 result = Indexer(db, VectorStore(db.folder), options, should_stop=self.stop.is_set,
                                  models=self.models).index(Path(path))
             except (Cancelled, InterruptedError):  # decode/VAD/events stop with InterruptedError
                 status = "cancelled"  # what finished is still returned, so the next run resumes
             except (AudioError, weights.WeightsError, LookupError, OSError) as exc:
-                return {"error": str(exc)}
+                status, error = "failed", str(exc)  # as locally: the stages before the failure are kept
             out = scratch / "result.harplib"
             export_bundle(db, out, audio=True)
             db.close()
-            return {"status": status, "result": dataclasses.asdict(result) if result else None,
+            return {"status": status, "error": error, "result": dataclasses.asdict(result) if result else None,
                     "bundle": out.read_bytes(), "peak_rss_mb": _peak_rss_mb()}
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -189,13 +189,13 @@ def _collect(ray, db: LibraryDB, ref, path: Path) -> dict:
         out = ray.get(ref)
     except ray.exceptions.RayError as exc:
         return {"path": str(path), "error": f"worker failed: {str(exc).strip().splitlines()[-1]}"}
-    if "error" in out:
-        return {"path": str(path), "error": out["error"]}
     t0 = time.perf_counter()
     try:
         res = _merge(db, out, path)
     except BundleError as exc:
         return {"path": str(path), "error": f"worker result rejected: {exc}"}
+    if out["error"]:
+        return {"path": str(path), "error": out["error"]}
     if res is None:
         return {"path": str(path), "cancelled": True}
     return {"path": str(path), "result": res, "cancelled": out["status"] == "cancelled",
