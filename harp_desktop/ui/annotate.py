@@ -102,14 +102,18 @@ class AnnotationPanel(QWidget):
         self.from_ask_btn.clicked.connect(lambda: self._asked and self.new_question(self._asked))
         self.del_q_btn.clicked.connect(self.delete_question)
         self.query.editingFinished.connect(lambda: self._edit("query", self.query.text()))
-        self.query_type.currentTextChanged.connect(lambda t: self._edit("query_type", t or None))
+        # An editable combo: saved when a type is picked or typing ends, not on every keystroke.
+        self.query_type.activated.connect(lambda _: self._edit("query_type", self.query_type.currentText() or None))
+        self.query_type.lineEdit().editingFinished.connect(
+            lambda: self._edit("query_type", self.query_type.currentText().strip() or None))
         self.answer_kind.currentTextChanged.connect(lambda t: self._edit("answer_kind", t or None))
         self.answer.editingFinished.connect(lambda: self._edit("answer", self.answer.text() or None))
         self.annotator.editingFinished.connect(self._annotator_changed)
         self.del_span_btn.clicked.connect(self.delete_selected_span)
         self.table.itemChanged.connect(self._label_edited)
         self.table.cellDoubleClicked.connect(lambda r, _c: self.seekRequested.emit(self._rows[r]["start_s"]))
-        QShortcut(QKeySequence.StandardKey.Delete, self.table, self.delete_selected_span)
+        QShortcut(QKeySequence.StandardKey.Delete, self.table, self.delete_selected_span,
+                  context=Qt.ShortcutContext.WidgetShortcut)  # only while the table has focus
         self._rows: list[dict] = []
         self.set_recording(None)
 

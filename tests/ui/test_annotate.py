@@ -49,6 +49,7 @@ def test_drag_a_span_resize_label_undo_and_save(qtbot, annotating, indexed_libra
     p.answer.setText("Yes")
     p.answer.editingFinished.emit()
     p.query_type.setCurrentText("reported_symptom")
+    p.query_type.lineEdit().editingFinished.emit()
 
     drag(qtbot, w, 5.3, 8.4)
     got = w.lib.spans(qid)
@@ -73,8 +74,12 @@ def test_drag_a_span_resize_label_undo_and_save(qtbot, annotating, indexed_libra
     p.undo_stack.redo()
     assert spans(w, qid) == [(5.3, 8.4, None)] and w.lib.spans(qid)[0]["id"] == got[0]["id"]
 
+    p.query.setFocus()
+    qtbot.keyClick(p.query, Qt.Key.Key_Delete)  # Delete in another field never removes a span
+    assert len(spans(w, qid)) == 1
+    p.table.setFocus()
     p.table.selectRow(0)
-    p.delete_selected_span()
+    qtbot.keyClick(p.table, Qt.Key.Key_Delete)
     assert spans(w, qid) == []
     p.undo_stack.undo()
     assert spans(w, qid) == [(5.3, 8.4, None)]
