@@ -7,6 +7,7 @@ An invalid plan is never silently replaced by an empty one (HARP's failure mode)
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 from harp_desktop.retrieval.tools import TOOLS
@@ -66,16 +67,24 @@ PLAN_SCHEMA = {
 }
 
 
+def _q(value: object) -> str:
+    """A value from a model or a file, quoted for a one-line message (repr escapes newlines)."""
+    return repr(value)[:40]
+
+
 def validate(plan: Plan, duration_s: float, has_cue: bool) -> Plan:
     if plan.intent not in INTENTS:
-        raise PlanError(f"unknown intent '{plan.intent}'")
+        raise PlanError(f"unknown intent {_q(plan.intent)}")
     if not plan.sets:
         raise PlanError("the plan has no evidence sets")
     if plan.target_event is not None and plan.target_event not in EVENT_LABELS:
-        raise PlanError(f"unknown event label '{plan.target_event}'")
+        raise PlanError(f"unknown event label {_q(plan.target_event)}")
     if plan.target_emotion is not None and plan.target_emotion not in EMOTION_LABELS:
-        raise PlanError(f"unknown emotion label '{plan.target_emotion}'")
+        raise PlanError(f"unknown emotion label {_q(plan.target_emotion)}")
     for es in plan.sets:
+        if not all(isinstance(t, int | float) and not isinstance(t, bool) and not math.isnan(t)
+                   for t in (es.start_s, es.end_s)):
+            raise PlanError(f"time window {_q(es.start_s)}-{_q(es.end_s)} is not a pair of numbers")
         es.start_s, es.end_s = max(0.0, float(es.start_s)), min(float(duration_s), float(es.end_s))
         if es.end_s <= es.start_s:
             raise PlanError(f"empty time window {es.start_s:.1f}-{es.end_s:.1f} s")
@@ -83,15 +92,18 @@ def validate(plan: Plan, duration_s: float, has_cue: bool) -> Plan:
             raise PlanError("an evidence set has no tool calls")
         for call in es.calls:
             if call.tool not in TOOLS:
-                raise PlanError(f"unknown tool '{call.tool}'")
+                raise PlanError(f"unknown tool {_q(call.tool)}")
             if call.tool in ("audio_emb",) and not has_cue:
                 raise PlanError(f"tool '{call.tool}' needs an example clip and none was given")
             if call.tool == "speaker" and not (has_cue or call.args.get("name")):
                 raise PlanError("tool 'speaker' needs an example clip or a speaker name")
-            if call.tool == "keyword" and not [t for t in call.args.get("terms", []) if str(t).strip()]:
-                raise PlanError("tool 'keyword' needs at least one term")
-            if call.tool == "text_emb" and not str(call.args.get("query", "")).strip():
+            terms = call.args.get("terms", [])
+            if call.tool == "keyword" and not (isinstance(terms, list) and all(isinstance(t, str) for t in terms)
+                                               and any(t.strip() for t in terms)):
+                raise PlanError("tool 'keyword' needs at least one term (a list of strings)")
+            query = call.args.get("query")
+            if call.tool == "text_emb" and not (isinstance(query, str) and query.strip()):
                 raise PlanError("tool 'text_emb' needs a query")
             if call.tool == "label" and call.args.get("label") not in (*EVENT_LABELS, *EMOTION_LABELS):
-                raise PlanError(f"tool 'label' got unknown label '{call.args.get('label')}'")
+                raise PlanError(f"tool 'label' got unknown label {_q(call.args.get('label'))}")
     return plan

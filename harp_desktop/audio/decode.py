@@ -108,6 +108,21 @@ def _wav_truncation(path: Path, info: sf._SoundFileInfo) -> str:
             f"{info.duration:.1f} s are readable and were indexed")
 
 
+def _reopen_at(raw, frame: int) -> sf.SoundFile | None:
+    """Reopen a stream after a decode error, at ``frame``; None if the file will not seek there."""
+    try:
+        raw.seek(0)
+        again = sf.SoundFile(raw)
+    except (sf.LibsndfileError, RuntimeError, OSError):
+        return None
+    try:
+        again.seek(frame)
+    except (sf.LibsndfileError, RuntimeError, ValueError):
+        again.close()
+        return None
+    return again
+
+
 def _shown(path: Path) -> str:
     """A path short enough for a one-line message (very long paths keep their ends)."""
     s = str(path)
@@ -132,7 +147,7 @@ def iter_decoded(
             resampler = soxr.ResampleStream(info.sample_rate, SAMPLE_RATE, 1, dtype="float32", quality="HQ")
         read, step = 0, _BLOCK_FRAMES
         raw = open(path, "rb")
-        fh = sf.SoundFile(raw)
+        fh: sf.SoundFile | None = sf.SoundFile(raw)
         try:
             while True:
                 if should_stop and should_stop():
@@ -140,16 +155,14 @@ def iter_decoded(
                 try:
                     data = fh.read(step, dtype="float32", always_2d=True)
                 except (sf.LibsndfileError, RuntimeError) as exc:
-                    if read == 0 and step == _SALVAGE_FRAMES:
-                        raise AudioError(f"{_shown(path)}: decoding failed at the start ({_short(exc)})") from None
                     if step > _SALVAGE_FRAMES:
                         # A damaged or cut-off stretch: re-read it in small steps and keep what decodes.
                         fh.close()
-                        raw.seek(0)
-                        fh = sf.SoundFile(raw)
-                        fh.seek(read)
-                        step = _SALVAGE_FRAMES
-                        continue
+                        fh, step = _reopen_at(raw, read), _SALVAGE_FRAMES
+                        if fh is not None:
+                            continue
+                    if read == 0:
+                        raise AudioError(f"{_shown(path)}: decoding failed at the start ({_short(exc)})") from None
                     data = np.zeros((0, info.channels), np.float32)  # the damage: end here, keep the rest
                 last = len(data) < step
                 read += len(data)
@@ -164,7 +177,8 @@ def iter_decoded(
                 if last:
                     break
         finally:
-            fh.close()
+            if fh is not None:
+                fh.close()
             raw.close()
         if read == 0:
             raise AudioError(f"{_shown(path)}: the file contains no audio (0 samples)")
