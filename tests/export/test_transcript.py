@@ -92,7 +92,7 @@ def test_srt_vtt_txt_json_of_an_indexed_recording(answered, tmp_path):
     data = json.loads((tmp_path / "index.json").read_text(encoding="utf-8"))
     assert row["kind"] == "index-json" and data["recording"]["sha256"] == rec["sha256"]
     assert len(data["segments"]) == len(segs) and sum(len(s["words"]) for s in data["segments"]) > 20
-    assert {t["kind"] for t in data["tags"]} >= {"event"} and len(data["answers"]) == 2
+    assert {t["kind"] for t in data["tags"]} >= {"event"} and len(data["answers"]) == len(lib.db.answers(rec["id"])) >= 2
     assert data["speech_regions"] and "asr" in data["stages"]
 
 
