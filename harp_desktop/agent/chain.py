@@ -25,7 +25,7 @@ def render(evidence: list[Evidence], max_chars: int = MAX_CHARS) -> str:
         text = ev.text.strip()
         if len(text) > MAX_TEXT:
             text = text[: MAX_TEXT - 3] + "..."
-        labels = [lab for lab in ev.labels if not lab.startswith("emotion:neutral")]  # noise for the reader
+        labels = [lab for lab in ev.labels if not lab.startswith(("emotion:neutral", "emotion:calm"))]  # noise
         tags = f" tags: {', '.join(labels[:4])}." if labels else ""
         scores = ", ".join(f"{k} {v:.2f}" for k, v in ev.scores.items() if k not in ("time", "fused"))
         who = ev.speaker or "unknown speaker"

@@ -132,7 +132,7 @@ def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str
         for lab in e.labels:
             m = re.match(r"emotion:(\w+) \(([\d.]+)\)", lab)
             if m and dist <= 3.0:
-                score = float(m.group(2)) - 0.05 * dist - (0.2 if m.group(1) == "neutral" else 0.0)
+                score = float(m.group(2)) - 0.05 * dist - (0.2 if m.group(1) in ("neutral", "calm") else 0.0)
                 if best is None or score > best[0]:
                     best = (score, m.group(1), e)
     if best is None:

@@ -20,10 +20,11 @@ import numpy as np
 import scipy.fft
 import scipy.signal
 
-from harp_desktop.index.events import _MEL
+from harp_desktop.index.events import _MEL, log_mel
+from harp_desktop.index.voice_quality import VOICE, pool_voice
 
 SR = 16000
-FEATURE_VERSION = "emo-feat-v2"
+FEATURE_VERSION = "emo-feat-v3"
 _SR8, _W, _HOP, _TMIN, _TMAX, _NFFT = 8000, 200, 80, 16, 134, 512  # YIN at 8 kHz: 25 ms, 60-500 Hz
 _HANN = np.hanning(2 * _W).astype(np.float32)
 PROSODY = [
@@ -31,9 +32,11 @@ PROSODY = [
     "energy_std_db", "energy_range_db", "energy_delta_db", "onsets_per_s", "periodicity",
     "hf_ratio_db", "centroid_khz", "flatness",
 ] + [f"mfcc{i}_{s}" for s in ("mean", "std", "dstd") for i in range(1, 13)]
+N_FEATURES = 2048 + len(PROSODY) + len(VOICE)  # embeddings mean + std, PROSODY, voice_quality.VOICE
 _DCT = scipy.fft.dct(np.eye(64), type=2, norm="ortho", axis=0)[1:13].T.astype(np.float32)  # MFCC 1-12
 FRAME_S = _HOP / _SR8  # 10 ms per prosody frame
 MIN_SEGMENT_S, LONG_S, WIN_S, WIN_HOP_S = 0.8, 4.0, 3.0, 1.5
+NON_EMOTIONAL = ("neutral", "calm")  # labels that do not mark a moment as emotional
 
 
 def tracks(wav16k: np.ndarray) -> dict[str, np.ndarray]:
@@ -79,6 +82,7 @@ def tracks(wav16k: np.ndarray) -> dict[str, np.ndarray]:
         "cen": ((spec * freqs).sum(1) / spec.sum(1) / 1000).astype(np.float32),
         "flat": (np.exp(np.log(spec).mean(1)) / spec.mean(1)).astype(np.float32),
         "cep": (np.log(spec @ _MEL + 1e-8) @ _DCT).astype(np.float32),
+        "mel": log_mel(x16),  # YAMNet's own log-mel frames (10 ms), for voice_quality
     }
 
 
@@ -140,8 +144,9 @@ def pool_embeddings(embeddings: np.ndarray) -> np.ndarray:
 
 
 def features(wav16k: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
-    """Feature vector: embeddings (n, 1024) pooled as mean + std, then prosody(wav16k)."""
-    return np.concatenate([pool_embeddings(embeddings), prosody(wav16k)]).astype(np.float32)
+    """Feature vector: embeddings (n, 1024) pooled as mean + std, then PROSODY, then voice_quality.VOICE."""
+    t = tracks(wav16k)
+    return np.concatenate([pool_embeddings(embeddings), pool_tracks(t), pool_voice(t)]).astype(np.float32)
 
 
 def span_features(wav16k: np.ndarray, start_s: float, wins: list[tuple[float, float]], times: np.ndarray,
@@ -157,7 +162,8 @@ def span_features(wav16k: np.ndarray, start_s: float, wins: list[tuple[float, fl
         hi = int(round((b - start_s - 2 * _W / SR) / FRAME_S)) + 1
         whole = b - a >= len(wav16k) / SR - 2 / SR  # the span itself: exactly features()
         sl = (0, None) if whole else (lo, max(hi, lo + 1))
-        out.append(np.concatenate([pool_embeddings(embs[frames_in(times, a, b)]), pool_tracks(t, *sl)]))
+        out.append(np.concatenate([pool_embeddings(embs[frames_in(times, a, b)]), pool_tracks(t, *sl),
+                                   pool_voice(t, *sl)]))
     return np.array(out, np.float32)
 
 
@@ -219,7 +225,7 @@ def run_emotion(ctx) -> dict:
     segs = [s for s in ctx.db.db.query(
         "SELECT id, start_s, end_s FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid])
         if s["end_s"] - s["start_s"] >= MIN_SEGMENT_S]
-    neutral = model.labels.index(model.neutral) if model.neutral in model.labels else -1
+    plain = [i for i, lab in enumerate(model.labels) if lab in (model.neutral, *NON_EMOTIONAL)]
     tags, ids, probs = [], [], []
     for i, s in enumerate(segs):
         if i % 20 == 0:
@@ -232,9 +238,9 @@ def run_emotion(ctx) -> dict:
         probs.append(p[0])
         k = int(p[0].argmax())
         tags.append((wins[0], model.labels[k], float(p[0, k])))
-        if len(wins) > 1 and neutral >= 0:  # also the strongest non-neutral window, if it is that window's top label
+        if len(wins) > 1 and plain:  # also the strongest emotional window, if it is that window's top label
             q = p[1:].copy()
-            q[:, neutral] = -1.0
+            q[:, plain] = -1.0
             w, k = np.unravel_index(int(q.argmax()), q.shape)
             if p[1 + w].argmax() == k:
                 tags.append((wins[1 + w], model.labels[k], float(p[1 + w, k])))

@@ -28,7 +28,6 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: threads only contend
 
 import numpy as np  # noqa: E402
-import scipy.optimize  # noqa: E402
 import soundfile as sf  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -37,7 +36,24 @@ sys.path.insert(0, str(REPO))
 from harp_desktop import weights  # noqa: E402
 from harp_desktop.index.emotion import FEATURE_VERSION, PROSODY, SR, features, frames_in, softmax  # noqa: E402
 from harp_desktop.index.events import YamnetTagger  # noqa: E402
+from harp_desktop.index.voice_quality import VOICE  # noqa: E402
 from harp_desktop.paths import data_dir, private_dir  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fitting import (  # noqa: E402
+    GROUPS,
+    ece,
+    fit,
+    fit_temperature,
+    frame_db,
+    group_confusion,
+    loao_logits,
+    nll,
+    pink,
+    save_npz,
+    standardise_w,
+    write_loao,
+)
 
 EMOTIONS = {1: "neutral", 2: "calm", 3: "happy", 4: "sad", 5: "angry", 6: "fearful", 7: "disgust", 8: "surprised"}
 LABEL_SETS = {  # name -> mapping of the RAVDESS emotion to a training label (None: clip left out)
@@ -48,32 +64,21 @@ LABEL_SETS = {  # name -> mapping of the RAVDESS emotion to a training label (No
     "4-class subset (neutral+calm, happy, sad, angry)":
         {"neutral": "neutral", "calm": "neutral", "happy": "happy", "sad": "sad", "angry": "angry"},
 }
-SHIP_LABELS = "7-class (calm->neutral)"
+SHIP_LABELS = "8-class"
 VARIANTS, LEVEL_DB = 6, -19.0
 LAMBDAS = [0.1, 0.3, 1.0]
-ALPHAS = [0.05, 0.15, 0.5]  # weight of the 2048 embedding features relative to the 50 speech features
+ALPHAS = [0.05, 0.15]  # weight of the 2048 embedding features relative to the 99 speech features
 N_EMB = 1024
-SHIPPED = "YAMNet mean+std + prosody/MFCC (shipped)"
-# Label shift: RAVDESS is ~balanced, everyday speech is mostly neutral. The head ships a log-prior shift that
-# turns its (balanced-prior) probabilities into ones for a mix where half the speech is neutral.
-DEPLOY_NEUTRAL = 0.5
+SHIPPED = "YAMNet mean+std + prosody/MFCC + voice quality (shipped)"
+# Label shift: RAVDESS is ~balanced, everyday speech is mostly plain. The head ships a log-prior shift that
+# turns its (balanced-prior) probabilities into ones for a mix where half the speech is neutral or calm.
+DEPLOY_NEUTRAL = 0.5  # shared evenly by the labels in PLAIN
+PLAIN = ("neutral", "calm")  # not emotional: calm is soft neutral in RAVDESS
 
 
-def frame_db(x: np.ndarray) -> np.ndarray:
-    fr = np.lib.stride_tricks.sliding_window_view(x, 400)[::160]
-    return 10 * np.log10((fr.astype(np.float64) ** 2).mean(1) + 1e-12)
-
-
-def pink(n: int, rng: np.random.Generator, db: float) -> np.ndarray:
-    spec = np.fft.rfft(rng.standard_normal(n))
-    spec[1:] /= np.sqrt(np.arange(1, len(spec)))
-    x = np.fft.irfft(spec, n)
-    return (x / (x.std() + 1e-12) * 10 ** (db / 20)).astype(np.float32)
-
-
-def extract(ser_dir: Path, cache: Path, seed: int) -> dict:
+def extract(ser_dir: Path, cache: Path, seed: int, variants: int = VARIANTS) -> dict:
     files = sorted(ser_dir.glob("Actor_*/*.flac"))
-    key = hashlib.sha256(f"{FEATURE_VERSION}|{seed}|{VARIANTS}|{[f.name for f in files]}".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{FEATURE_VERSION}|{seed}|{variants}|{[f.name for f in files]}".encode()).hexdigest()[:16]
     if cache.exists():
         z = np.load(cache, allow_pickle=False)
         if str(z["key"]) == key:
@@ -92,7 +97,7 @@ def extract(ser_dir: Path, cache: Path, seed: int) -> dict:
         a0, b0 = on[0] * 0.01, on[-1] * 0.01 + 0.025  # speech span, s
         p95 = np.percentile(db, 95)
         rng = np.random.default_rng([seed, ci])
-        for v in range(VARIANTS):
+        for v in range(variants):
             if v == 0:
                 off, level, pa, pb = 0.5, LEVEL_DB, 0.1, 0.1
             else:
@@ -120,79 +125,16 @@ def extract(ser_dir: Path, cache: Path, seed: int) -> dict:
     return out
 
 
-def standardise(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    mu, sd = X.mean(0), X.std(0)
-    return mu, np.where(sd > 1e-6, sd, 1.0)
-
-
-def standardise_w(X: np.ndarray, n_emb: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Standardise, with the first n_emb (embedding) columns scaled down by alpha: a stronger L2 on them."""
-    mu, sd = standardise(X)
-    sd = sd.copy()
-    sd[:n_emb] /= alpha
-    return mu, sd
-
-
-def fit(X: np.ndarray, y: np.ndarray, k: int, lam: float) -> tuple[np.ndarray, np.ndarray]:
-    """L2-regularised softmax regression on standardised X: mean NLL + lam/2 |W|^2."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    n, d = X.shape
-    Y = np.eye(k)[y]
-
-    def f(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        W, b = theta[: d * k].reshape(d, k), theta[d * k:]
-        Z = X @ W + b
-        Z -= Z.max(1, keepdims=True)
-        logp = Z - np.log(np.exp(Z).sum(1, keepdims=True))
-        G = (np.exp(logp) - Y) / n
-        loss = -(Y * logp).sum() / n + 0.5 * lam * (W * W).sum()
-        return loss, np.concatenate([(X.T @ G + lam * W).ravel(), G.sum(0)])
-
-    res = scipy.optimize.minimize(f, np.zeros(d * k + k), jac=True, method="L-BFGS-B", options={"maxiter": 500})
-    return res.x[: d * k].reshape(d, k), res.x[d * k:]
-
-
-def loao_logits(X, y, actors, train_rows, test_rows, k, lam, n_emb=0, alpha=1.0) -> np.ndarray:
-    """Held-out-actor logits for test_rows (one fold per actor; training uses all variants)."""
-    out = np.zeros((len(X), k))
-    for a in np.unique(actors):
-        tr, te = train_rows & (actors != a), test_rows & (actors == a)
-        mu, sd = standardise_w(X[tr], n_emb, alpha)
-        W, b = fit((X[tr] - mu) / sd, y[tr], k, lam)
-        out[te] = ((X[te] - mu) / sd) @ W + b
-    return out
-
-
-def nll(logits: np.ndarray, y: np.ndarray, t: float = 1.0) -> float:
-    p = softmax(logits / t)
-    return float(-np.log(p[np.arange(len(y)), y] + 1e-12).mean())
-
-
-def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
-    r = scipy.optimize.minimize_scalar(lambda lt: nll(logits, y, float(np.exp(lt))), bounds=(-3, 3), method="bounded")
-    return float(np.exp(r.x))
-
-
-def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
-    conf, pred = p.max(1), p.argmax(1)
-    edges = np.linspace(0, 1, bins + 1)
-    total = 0.0
-    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
-        m = (conf > lo) & (conf <= hi)
-        if m.any():
-            total += m.mean() * abs((pred[m] == y[m]).mean() - conf[m].mean())
-    return float(total)
-
-
 def design(data: dict, pooling: str) -> tuple[np.ndarray, int]:
     """Feature matrix for one pooling variant and how many leading columns are embeddings."""
     X, MX = data["X"], data["MX"]
     mean, speech = X[:, :N_EMB], X[:, 2 * N_EMB:]
     return {SHIPPED: (X, 2 * N_EMB),
-            "YAMNet mean+max + prosody/MFCC": (np.hstack([mean, MX, speech]), 2 * N_EMB),
-            "YAMNet mean + prosody/MFCC": (np.hstack([mean, speech]), N_EMB),
+            "YAMNet mean+max + prosody/MFCC + voice quality": (np.hstack([mean, MX, speech]), 2 * N_EMB),
+            "YAMNet mean + prosody/MFCC + voice quality": (np.hstack([mean, speech]), N_EMB),
             "YAMNet mean+std only": (X[:, : 2 * N_EMB], 0),
-            "prosody/MFCC only (50)": (speech, 0),
+            "prosody/MFCC + voice quality (99)": (speech, 0),
+            "prosody/MFCC only (50)": (speech[:, :len(PROSODY)], 0),
             "prosody only (14)": (speech[:, :14], 0)}[pooling]
 
 
@@ -211,10 +153,14 @@ def main() -> None:
     ap.add_argument("--report", type=Path, default=Path(__file__).with_name("REPORT.md"))
     ap.add_argument("--cache", type=Path, default=Path("/tmp/ser_features.npz"))
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--loao", type=Path, default=Path(__file__).with_name("loao.json"),
+                    help="where to write the held-out-actor probabilities (read by benchmarks/paraling_bench.py)")
+    ap.add_argument("--variants", type=int, default=VARIANTS, help="augmented variants per clip, canonical included")
     ap.add_argument("--quick", action="store_true", help="skip the comparison grid")
     args = ap.parse_args()
     np.random.seed(args.seed)
-    data = extract(args.ser_dir, args.cache, args.seed)
+    data = extract(args.ser_dir, args.cache, args.seed, args.variants)
+    ids = ", ".join(f"{a:02d}" for a in np.unique(data["actor"]))
     actors, canon = data["actor"], data["variant"] == 0
     lines: list[str] = []
 
@@ -222,8 +168,8 @@ def main() -> None:
     grid = []
     cells = [(ls, SHIPPED) for ls in LABEL_SETS] + [
         (SHIP_LABELS, p) for p in [
-            "YAMNet mean+max + prosody/MFCC", "YAMNet mean + prosody/MFCC", "YAMNet mean+std only",
-            "prosody/MFCC only (50)", "prosody only (14)"]]
+            "YAMNet mean+max + prosody/MFCC + voice quality", "YAMNet mean + prosody/MFCC + voice quality", "YAMNet mean+std only",
+            "prosody/MFCC + voice quality (99)", "prosody/MFCC only (50)", "prosody only (14)"]]
     for ls, pooling in [] if args.quick else cells:
         y, names, keep = labels_for(data, ls)
         X, n_emb = design(data, pooling)
@@ -261,6 +207,10 @@ def main() -> None:
     pred = lt.argmax(1)
     acc = float((pred == yt).mean())
     per_actor = {int(a): float((pred[at == a] == yt[at == a]).mean()) for a in np.unique(at)}
+    gacc, gcm = group_confusion(softmax(lt), yt, names)
+    write_loao(args.loao, names, at, yt, softmax(lt),
+               f"{SHIP_LABELS} head, nested leave-one-actor-out over actors {ids} (lambda, alpha chosen inside each "
+               f"fold), canonical variant of each clip, probabilities before temperature and deployment prior")
     # Calibration: temperature per held-out actor fitted on the other actors' held-out logits.
     p_raw, p_cal = softmax(lt), np.zeros_like(lt)
     for a in np.unique(at):
@@ -270,31 +220,30 @@ def main() -> None:
     cm = np.zeros((k, k), int)
     for t_, p_ in zip(yt, pred, strict=True):
         cm[t_, p_] += 1
-    ni = names.index("neutral")
-    nonneutral = yt != ni
-    pi_train = np.bincount(y[keep & canon], minlength=k) / (keep & canon).sum()
-    pi_dep = np.full(k, (1 - DEPLOY_NEUTRAL) / (k - 1))
-    pi_dep[ni] = DEPLOY_NEUTRAL
+    plain = np.array([n in PLAIN for n in names])
+    nonneutral = ~plain[yt]
+    pi_train = np.full(k, 1.0 / k)  # the class-balanced loss trains for equal priors, whatever the clip counts
+    pi_dep = np.where(plain, DEPLOY_NEUTRAL / plain.sum(), (1 - DEPLOY_NEUTRAL) / (k - plain.sum()))
     log_prior = np.log(pi_dep / pi_train)
     pred_dep = (lt / T + log_prior).argmax(1)
     dep = {"accuracy": float((pred_dep == yt).mean()),
            "recall": {n: float((pred_dep[yt == i] == i).mean()) for i, n in enumerate(names)},
-           "neutral_called_emotional": float((pred_dep[~nonneutral] != ni).mean()),
-           "emotional_called_neutral": float((pred_dep[nonneutral] == ni).mean())}
+           "neutral_called_emotional": float((~plain[pred_dep[~nonneutral]]).mean()),
+           "emotional_called_neutral": float(plain[pred_dep[nonneutral]].mean())}
     # Final head: all actors, (lambda, alpha) = the most often chosen pair.
     lam, alpha = max(set(chosen.values()), key=list(chosen.values()).count)
     mu, sd = standardise_w(X[keep], n_emb, alpha)
     W, b = fit((X[keep] - mu) / sd, y[keep], k, lam)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(
+    save_npz(
         args.out, W=W.astype(np.float32), b=b.astype(np.float32), mean=mu.astype(np.float32),
         std=sd.astype(np.float32), labels=np.array(names), temperature=np.array(T, np.float32),
         log_prior=log_prior.astype(np.float32),
         neutral=np.array("neutral"), feature_version=np.array(FEATURE_VERSION),
-        prosody=np.array(PROSODY), provenance=np.array(
-            "trained on RAVDESS actors 01,02,05,06,24 (CC BY-NC-SA 4.0, non-commercial): derived from "
+        prosody=np.array(PROSODY + VOICE), provenance=np.array(
+            f"trained on RAVDESS actors {ids} (CC BY-NC-SA 4.0, non-commercial): derived from "
             f"non-commercial data; models/emotion/train_emotion.py seed {args.seed} lambda {lam} alpha {alpha}"))
-    summary = {"accuracy": acc, "per_actor": per_actor, "chosen_per_fold": chosen, "lambda": lam, "alpha": alpha,
+    summary = {"accuracy": acc, "coarse_accuracy": gacc, "per_actor": per_actor, "chosen_per_fold": chosen, "lambda": lam, "alpha": alpha,
                "temperature": T, "deployment_prior": dep,
                "ece_raw": ece(p_raw, yt), "ece_cal": ece(p_cal, yt), "nll_raw": nll(lt, yt),
                "nll_cal": float(-np.log(p_cal[np.arange(len(yt)), yt]).mean())}
@@ -303,18 +252,26 @@ def main() -> None:
     w = lines.append
     w("# Speech emotion head: training report\n")
     w(f"Generated by `models/emotion/train_emotion.py {args.ser_dir} --seed {args.seed}` (features "
-      f"`{FEATURE_VERSION}`). Data: 300 RAVDESS clips, actors 01, 02, 05, 06, 24 (CC BY-NC-SA 4.0 — the head is "
-      "derived from non-commercial data). Each clip in 6 variants (canonical + 5 random level/grid-offset/padding "
+      f"`{FEATURE_VERSION}`). Data: {int(canon.sum())} RAVDESS clips, actors {ids} (CC BY-NC-SA 4.0 — the head is "
+      f"derived from non-commercial data). Each clip in {args.variants} variants (canonical + random level/grid-offset/padding "
       "augmentations); training folds use all variants, scores are on the canonical variant of the held-out actor's "
       "clips only.\n")
-    w(f"## Shipped head: {SHIP_LABELS}, YAMNet mean+std + {len(PROSODY)} prosody/MFCC features\n")
+    w(f"## Shipped head: {SHIP_LABELS}, YAMNet mean+std + {len(PROSODY)} prosody/MFCC + {len(VOICE)} voice-quality "
+      "features, class-balanced loss\n")
     w("Leave-one-actor-out; L2 strength lambda and the embedding-block weight alpha chosen inside each fold by "
       f"inner leave-one-actor-out NLL (chosen (lambda, alpha) per held-out actor: {chosen}; final head "
       f"lambda {lam}, alpha {alpha}).\n")
     w(f"**Held-out-actor accuracy: {acc:.3f}** ({int((pred == yt).sum())}/{len(yt)}; chance "
       f"{np.bincount(yt).max() / len(yt):.3f} majority, {1 / k:.3f} uniform). "
       f"Per actor: {', '.join(f'{a:02d}: {v:.2f}' for a, v in per_actor.items())}. "
-      f"Neutral-vs-emotional: {float(((pred != names.index('neutral')) == nonneutral).mean()):.3f}.\n")
+      f"Plain (neutral/calm) vs emotional: {float((~plain[pred] == nonneutral).mean()):.3f}.\n")
+    w(f"Coarse groups ({', '.join(GROUPS)}; a group's probability is the sum of its classes'): "
+      f"**{gacc:.3f}** (chance 0.25).\n")
+    w("| truth \\ pred | " + " | ".join(GROUPS) + " |")
+    w("|---" * (len(GROUPS) + 1) + "|")
+    for g, row in zip(GROUPS, gcm, strict=True):
+        w(f"| {g} | " + " | ".join(str(v) for v in row) + " |")
+    w("")
     w("Confusion matrix (rows = truth, columns = prediction):\n")
     w("| truth \\ pred | " + " | ".join(names) + " | recall |")
     w("|---" * (k + 2) + "|")
@@ -325,11 +282,12 @@ def main() -> None:
       f"temperature-scaled {summary['ece_cal']:.3f} (temperature fitted on the other actors' held-out logits; "
       f"NLL {summary['nll_raw']:.3f} -> {summary['nll_cal']:.3f}). Shipped temperature (all held-out folds): "
       f"{T:.3f}.\n")
-    w(f"Deployment prior: the head also carries a log-prior shift (label-shift correction from the training mix, "
-      f"neutral {pi_train[ni]:.2f}, to one where {DEPLOY_NEUTRAL:.0%} of speech is neutral; the other labels share "
+    w(f"Deployment prior: the head also carries a log-prior shift (label-shift correction from the class-balanced "
+      f"training mix, {pi_train[0]:.3f} each, to one where {DEPLOY_NEUTRAL:.0%} of speech is plain ({' or '.join(PLAIN)}, "
+      "split evenly); the other labels share "
       f"the rest), applied after the temperature; `emotion_probs` and tag scores are these shifted probabilities. "
-      f"On the held-out actors (balanced, so this costs recall) it gives accuracy {dep['accuracy']:.3f}; neutral "
-      f"clips called emotional {dep['neutral_called_emotional']:.2f}, emotional clips called neutral "
+      f"On the held-out actors (balanced, so this costs recall) it gives accuracy {dep['accuracy']:.3f}; plain "
+      f"clips called emotional {dep['neutral_called_emotional']:.2f}, emotional clips called plain "
       f"{dep['emotional_called_neutral']:.2f}; recall "
       + ", ".join(f"{n} {v:.2f}" for n, v in dep["recall"].items()) + ".\n")
     if grid:

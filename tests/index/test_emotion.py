@@ -9,6 +9,7 @@ import soundfile as sf
 from harp_desktop import weights
 from harp_desktop.api import Library
 from harp_desktop.index.emotion import (
+    N_FEATURES,
     PROSODY,
     SR,
     EmotionModel,
@@ -19,8 +20,6 @@ from harp_desktop.index.emotion import (
     spans,
 )
 from tests.conftest import DATA, FAST
-
-N_FEATURES = 2048 + len(PROSODY)
 
 
 def _vowel(f0: float, seconds: float = 1.5, amp: float = 0.1) -> np.ndarray:
@@ -137,3 +136,22 @@ def test_predict_without_embeddings_runs_yamnet(model, tmp_path):
     m = EmotionModel(weights.model_file("emotion", "emotion_head.npz"), tagger=tagger)
     p = m.predict(x[: 3 * sr])
     assert sum(p.values()) == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.fixture(scope="module")
+def listener(tmp_path_factory) -> EmotionModel:
+    from harp_desktop.index.events import YamnetTagger
+
+    tagger = YamnetTagger(weights.model_file("events", "YamNet_w8a8.onnx.zip"),
+                          weights.model_file("events", "yamnet_class_map.csv"), tmp_path_factory.mktemp("yamnet"))
+    return EmotionModel(weights.model_file("emotion", "emotion_head.npz"), tagger=tagger)
+
+
+@pytest.mark.parametrize("name", ["speaker_a_1", "speaker_a_2", "speaker_b_1", "speaker_b_2", "injection"])
+def test_plain_read_sentences_are_heard_as_plain(listener, name):
+    """The shipped clips are plainly read sentences (two voices): the head, with its deployment
+    prior, puts them in the plain group (neutral or calm), not an emotion."""
+    x, _ = sf.read(DATA / f"{name}.flac", dtype="float32")
+    p = listener.predict(x)
+    assert len(p) == 8 and max(p, key=p.get) in ("neutral", "calm")
+    assert p["neutral"] + p["calm"] > 0.6

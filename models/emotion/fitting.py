@@ -1,0 +1,131 @@
+"""Helpers for train_emotion.py: augmentation, L2 softmax regression, leave-one-actor-out, calibration.
+
+scipy L-BFGS only (no sklearn, no torch); every step is deterministic for a given input.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import numpy as np
+import scipy.optimize
+
+from harp_desktop.index.emotion import softmax
+
+
+def frame_db(x: np.ndarray) -> np.ndarray:
+    fr = np.lib.stride_tricks.sliding_window_view(x, 400)[::160]
+    return 10 * np.log10((fr.astype(np.float64) ** 2).mean(1) + 1e-12)
+
+
+def pink(n: int, rng: np.random.Generator, db: float) -> np.ndarray:
+    spec = np.fft.rfft(rng.standard_normal(n))
+    spec[1:] /= np.sqrt(np.arange(1, len(spec)))
+    x = np.fft.irfft(spec, n)
+    return (x / (x.std() + 1e-12) * 10 ** (db / 20)).astype(np.float32)
+
+
+def standardise(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    mu, sd = X.mean(0), X.std(0)
+    return mu, np.where(sd > 1e-6, sd, 1.0)
+
+
+def standardise_w(X: np.ndarray, n_emb: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Standardise, with the first n_emb (embedding) columns scaled down by alpha: a stronger L2 on them."""
+    mu, sd = standardise(X)
+    sd = sd.copy()
+    sd[:n_emb] /= alpha
+    return mu, sd
+
+
+def fit(X: np.ndarray, y: np.ndarray, k: int, lam: float) -> tuple[np.ndarray, np.ndarray]:
+    """L2-regularised softmax regression on standardised X: class-balanced mean NLL + lam/2 |W|^2.
+
+    Each class weighs the same in the loss: RAVDESS has half as many neutral clips as
+    others (no strong-intensity neutral), and unweighted the head almost never said neutral."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n, d = X.shape
+    Y = np.eye(k)[y]
+    w = 1.0 / np.bincount(y, minlength=k)[y]
+    w = (w * n / w.sum())[:, None]  # mean 1: the loss keeps the scale lam was chosen for
+
+    def f(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        W, b = theta[: d * k].reshape(d, k), theta[d * k:]
+        Z = X @ W + b
+        Z -= Z.max(1, keepdims=True)
+        logp = Z - np.log(np.exp(Z).sum(1, keepdims=True))
+        G = (np.exp(logp) - Y) * w / n
+        loss = -(w * Y * logp).sum() / n + 0.5 * lam * (W * W).sum()
+        return loss, np.concatenate([(X.T @ G + lam * W).ravel(), G.sum(0)])
+
+    res = scipy.optimize.minimize(f, np.zeros(d * k + k), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    return res.x[: d * k].reshape(d, k), res.x[d * k:]
+
+
+def loao_logits(X, y, actors, train_rows, test_rows, k, lam, n_emb=0, alpha=1.0) -> np.ndarray:
+    """Held-out-actor logits for test_rows (one fold per actor; training uses all variants)."""
+    out = np.zeros((len(X), k))
+    for a in np.unique(actors):
+        tr, te = train_rows & (actors != a), test_rows & (actors == a)
+        mu, sd = standardise_w(X[tr], n_emb, alpha)
+        W, b = fit((X[tr] - mu) / sd, y[tr], k, lam)
+        out[te] = ((X[te] - mu) / sd) @ W + b
+    return out
+
+
+def nll(logits: np.ndarray, y: np.ndarray, t: float = 1.0) -> float:
+    p = softmax(logits / t)
+    return float(-np.log(p[np.arange(len(y)), y] + 1e-12).mean())
+
+
+def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
+    r = scipy.optimize.minimize_scalar(lambda lt: nll(logits, y, float(np.exp(lt))), bounds=(-3, 3), method="bounded")
+    return float(np.exp(r.x))
+
+
+def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
+    conf, pred = p.max(1), p.argmax(1)
+    edges = np.linspace(0, 1, bins + 1)
+    total = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        m = (conf > lo) & (conf <= hi)
+        if m.any():
+            total += m.mean() * abs((pred[m] == y[m]).mean() - conf[m].mean())
+    return float(total)
+
+
+GROUPS = {"neutral/calm": ("neutral", "calm"), "happy/surprised": ("happy", "surprised"),
+          "sad/fearful": ("sad", "fearful"), "angry/disgust": ("angry", "disgust")}
+
+
+def group_confusion(p: np.ndarray, y: np.ndarray, names: list[str]) -> tuple[float, np.ndarray]:
+    """Accuracy and confusion over the 4 coarse GROUPS; a group's probability is the sum of its classes'."""
+    of = np.array([next(g for g, cs in enumerate(GROUPS.values()) if n in cs) for n in names])
+    gp = np.stack([p[:, of == g].sum(1) for g in range(len(GROUPS))], 1)
+    cm = np.zeros((len(GROUPS), len(GROUPS)), int)
+    for t, q in zip(of[y], gp.argmax(1), strict=True):
+        cm[t, q] += 1
+    return float(np.trace(cm) / max(1, cm.sum())), cm
+
+
+def save_npz(path, **arrays: np.ndarray) -> None:
+    """np.savez_compressed with a fixed zip timestamp, so two runs write identical bytes."""
+    tmp = path.with_name(path.name + ".partial")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, arr in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.asanyarray(arr), allow_pickle=False)
+            zf.writestr(info, buf.getvalue())
+    tmp.replace(path)
+
+
+def write_loao(path, names: list[str], actors: np.ndarray, y: np.ndarray, p: np.ndarray, description: str) -> None:
+    """Held-out-actor probabilities of every evaluated clip: what benchmarks/paraling_bench.py scores."""
+    rows = [json.dumps({"actor": int(a), "truth": names[t], "p": [round(float(v), 4) for v in q]})
+            for a, t, q in zip(actors, y, p, strict=True)]
+    head = json.dumps({"description": description, "labels": names})[:-1]
+    path.write_text(head + ', "rows": [\n' + ",\n".join(rows) + "\n]}\n", encoding="utf-8")
