@@ -178,6 +178,8 @@ def select_answers(lib, rec: dict, questions: list[str], include_all: bool,
             raise LookupError(f"no stored answer for '{q}'")
         out.append(ask(q))
         asked.append(q)
+    if not out and include_all:
+        raise LookupError("nothing to report: this recording has no stored answers yet; ask a question first")
     if not out:
         raise LookupError("nothing to report: give --question, or --answers all for a recording with stored answers")
     return out, asked

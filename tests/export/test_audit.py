@@ -83,3 +83,12 @@ def test_never_overwrites_a_recording_or_the_library(lib, tmp_path):
         with pytest.raises(ExportError, match=message):
             lib.export(rec["sha256"], target, "txt")
     assert (tmp_path / "visit.flac").read_bytes() == b"precious audio" and lib.exports() == []
+
+
+def test_all_answers_of_a_recording_without_any(lib, tmp_path):
+    rec = synthetic_recording(lib, 0.01, ["A"])
+    with pytest.raises(LookupError, match="no stored answers yet"):
+        lib.report(rec["sha256"], tmp_path / "r.pdf", all_answers=True)
+    with pytest.raises(LookupError, match="give --question"):
+        lib.report(rec["sha256"], tmp_path / "r.pdf")
+    assert lib.exports() == [] and not (tmp_path / "r.pdf").exists()
