@@ -4,6 +4,8 @@ spans darker, annotators' ground truth as a lane underneath."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 from reportlab.graphics.shapes import Drawing, Line, Polygon, Rect, String
 from reportlab.lib import colors
@@ -31,6 +33,23 @@ def envelope(audio: np.ndarray, t0: float, t1: float, bins: int) -> tuple[np.nda
         block = np.asarray(audio[a + i * per : a + j * per], dtype=np.float32).reshape(j - i, per)
         mins[i:j], maxs[i:j] = block.min(axis=1), block.max(axis=1)
     return mins, maxs
+
+
+_CACHE: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+
+
+def cached_envelope(audio: np.ndarray, t0: float, t1: float, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """``envelope`` memoised for decoded caches (named by the recording's sha256, never rewritten):
+    a report of many answers about a 10-hour recording reads the audio once for the overview."""
+    name = getattr(audio, "filename", None)
+    if not name:
+        return envelope(audio, t0, t1, bins)
+    key = (str(name), len(audio), round(t0, 3), round(t1, 3), bins)
+    if key not in _CACHE:
+        _CACHE[key] = envelope(audio, t0, t1, bins)
+        while len(_CACHE) > 16:
+            _CACHE.popitem(last=False)
+    return _CACHE[key]
 
 
 def _tick_step(span_s: float, max_ticks: int = 8) -> float:
@@ -71,7 +90,7 @@ def strip(audio: np.ndarray | None, t0: float, t1: float, evidence: list[tuple[f
         box(s, e, y0, wave_h, CITED)
     mid = y0 + wave_h / 2
     if audio is not None and len(audio):
-        mins, maxs = envelope(audio, t0, t1, int(width * 2))
+        mins, maxs = cached_envelope(audio, t0, t1, int(width * 2))
         if len(mins):
             peak = float(max(np.abs(mins).max(), np.abs(maxs).max(), 1e-4))
             xs = np.linspace(0, width, len(mins))
