@@ -113,6 +113,13 @@ class AnnotationsAPI:
                     raise LookupError(f"{path.name}: recording '{q['recording']}' (query {q['query_id']}) is not in "
                                       "the library; index it first (harp index) or give --audio-dir")
                 recs[q["recording"]] = rec
+        for q in items:  # a span past the end is a mistake in the file, not ground truth: refuse it whole
+            dur = recs[q["recording"]]["duration_s"]
+            bad = [(a, b) for a, b in q["evidence"] if b > dur + 1.0]
+            if bad:
+                raise qfmt.QueriesFormatError(
+                    f"{path.name}: query {q['query_id']}: evidence span {bad[0][0]:g}-{bad[0][1]:g} s is outside the "
+                    f"recording '{q['recording']}' ({dur:.1f} s long)")
         ids = []
         with self.db.transaction():
             for q in items:

@@ -30,6 +30,7 @@ class Env:
     asked_sha: str
     monkeypatch: object
     ten_hours: Path
+    clip: Path  # the recording in ``asked``
 
 
 @dataclass
@@ -338,7 +339,59 @@ CASES: list[Case] = [
          lambda e: ask(e, "Find coughs like this one", "--cue",
                        _write(e, "nan_cue.wav", np.full(16000, np.nan, np.float32), 16000, subtype="FLOAT")), ok=True,
          check=_has("evidence")),
+    # -- question sets (queries.jsonl) --------------------------------------------------------
+    Case("qset-malformed-jsonl", "questions", "a queries.jsonl whose second line is broken JSON",
+         lambda e: _qset(e, _q(), "{broken"), needle="line 2: not valid JSON"),
+    Case("qset-not-utf8", "questions", "a queries.jsonl in UTF-16 / binary", lambda e: _qset(e, b"\xff\xfe{\x00\x00"),
+         needle="not UTF-8"),
+    Case("qset-missing-field", "questions", "a question without 'recording' and 'query'",
+         lambda e: _qset(e, {"query_id": "q1"}), needle="must be a non-empty string"),
+    Case("qset-reversed-span", "questions", "an evidence span that ends before it starts",
+         lambda e: _qset(e, _q(evidence=[[5.0, 2.0]])), needle="bad evidence span"),
+    Case("qset-nan-span", "questions", "an evidence span of NaN / Infinity",
+         lambda e: _qset(e, '{"query_id": "q1", "recording": "long_clip.flac", "query": "x", '
+                            '"evidence": [[NaN, Infinity]]}'), needle="bad evidence span"),
+    Case("qset-span-outside", "questions", "an evidence span outside the recording (900-950 s of 30 s)",
+         lambda e: _qset(e, _q(evidence=[[900.0, 950.0]])), needle="outside"),
+    Case("qset-duplicate-id", "questions", "the same query_id twice", lambda e: _qset(e, _q(), _q()),
+         needle="repeats line 1"),
+    Case("qset-unknown-recording", "questions", "a question about a recording not in the audio folder",
+         lambda e: _qset(e, _q(recording="nowhere.flac")), needle="nowhere.flac"),
+    Case("qset-1mb-line", "questions", "a 1 MB question line", lambda e: _qset(e, _q(query="cough? " * 150_000)),
+         ok=True, check=_has("imported")),
+    # -- exports and reports ----------------------------------------------------------------------
+    Case("export-unknown-format", "export", "an output named .docx", lambda e: _export(e, e.tmp / "t.docx"),
+         needle="unknown format"),
+    Case("export-missing-folder", "export", "an output in a folder that does not exist",
+         lambda e: _export(e, e.tmp / "nowhere" / "t.srt"), needle="does not exist"),
+    Case("export-is-a-folder", "export", "a folder as the output", lambda e: _export(e, e.tmp), needle="is a folder"),
+    Case("export-into-library", "export", "an output inside the library folder",
+         lambda e: _export(e, e.asked / "t.srt"), needle="inside the library folder"),
+    Case("export-over-recording", "export", "the recording itself as the output",
+         lambda e: _export(e, e.clip, "--format", "srt"), needle="audio file"),
+    Case("report-unknown-recording", "export", "a report of a recording not in the library",
+         lambda e: ["report", "feedfacecafe", "--answers", "all", "-o", e.tmp / "r.pdf", "--library", e.asked],
+         needle="no recording"),
 ]
+
+
+def _qset(env: Env, *lines) -> list:
+    """`harp questions import` of a queries.jsonl holding ``lines`` (dicts become JSON, str/bytes are raw)."""
+    import json
+
+    p = env.tmp / "queries.jsonl"
+    raw = b"".join((x if isinstance(x, bytes) else (x if isinstance(x, str) else json.dumps(x)).encode()) + b"\n"
+                   for x in lines)
+    p.write_bytes(raw)
+    return ["questions", "import", p, "--audio-dir", env.clip.parent, "--library", env.asked]
+
+
+def _q(**kw) -> dict:
+    return {"query_id": "q1", "recording": "long_clip.flac", "query": "Did anyone cough?", **kw}
+
+
+def _export(env: Env, target, *extra) -> list:
+    return ["export", env.asked_sha, "-o", target, "--library", env.asked, *extra]
 
 
 def _touch(env: Env, name: str, data: bytes) -> Path:

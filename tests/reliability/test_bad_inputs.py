@@ -21,7 +21,8 @@ from harp_desktop.index.context import ModelCache
 from tests.conftest import REPO
 from tests.reliability.cases import CASES, Env
 
-_TABLES = ("recordings", "stages", "segments", "words", "tags", "arrays", "answers", "asr_chunks", "speakers")
+_TABLES = ("recordings", "stages", "segments", "words", "tags", "arrays", "answers", "asr_chunks", "speakers",
+           "questions", "annotations", "exports")
 
 
 def library_state(lib: Path) -> tuple:
@@ -63,12 +64,12 @@ def shared_models() -> ModelCache:
 
 
 @pytest.fixture
-def env(tmp_path, indexed, ten_hours, shared_models, monkeypatch) -> Env:
+def env(tmp_path, indexed, ten_hours, shared_models, monkeypatch, long_clip) -> Env:
     lib, res = indexed
     monkeypatch.setattr(api, "ModelCache", lambda: shared_models)  # load each model once for the whole matrix
     src = tmp_path / "inputs"
     src.mkdir()
-    return Env(src, tmp_path / "lib", lib.folder, res.sha256, monkeypatch, ten_hours)
+    return Env(src, tmp_path / "lib", lib.folder, res.sha256, monkeypatch, ten_hours, long_clip)
 
 
 def _params() -> list:
