@@ -67,9 +67,10 @@ def cues(db, recording_id: int) -> list[Line]:
             out.append(Line(s["start_s"], s["end_s"], speaker, text))
             continue
         cur: list[dict] = []
+        limit = max(40, CUE_MAX_CHARS - len(speaker) - 2)  # SRT prints "Name: " in the cue's two lines
         for w in ws:
             joined = "".join(x["text"] for x in [*cur, w]).strip()
-            if cur and (len(joined) > CUE_MAX_CHARS or w["end_s"] - cur[0]["start_s"] > CUE_MAX_S):
+            if cur and (len(joined) > limit or w["end_s"] - cur[0]["start_s"] > CUE_MAX_S):
                 out.append(Line(cur[0]["start_s"], cur[-1]["end_s"], speaker, "".join(x["text"] for x in cur).strip()))
                 cur = []
             cur.append(w)
@@ -83,6 +84,14 @@ def cues(db, recording_id: int) -> list[Line]:
 
 
 def _wrap(text: str) -> list[str]:
+    """One line, or two balanced lines (split at the space nearest the middle); longer text
+    (a segment without word times) wraps at LINE_CHARS."""
+    if len(text) <= LINE_CHARS:
+        return [text]
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    if len(text) <= CUE_MAX_CHARS + 8 and spaces:
+        cut = min(spaces, key=lambda i: abs(i - len(text) / 2))
+        return [text[:cut], text[cut + 1:]]
     return textwrap.wrap(text, LINE_CHARS, break_long_words=True) or [""]
 
 

@@ -77,6 +77,8 @@ def test_srt_vtt_txt_json_of_an_indexed_recording(answered, tmp_path):
     assert flat(" ".join(t.split(": ", 1)[1] for _, _, t in srt)) == spoken  # every word, in order
     assert {t.split(": ", 1)[0] for _, _, t in srt} == names
     assert max(b - a for a, b, _ in srt) <= 6.5  # cues are cut from word times, not whole 15 s turns
+    blocks = (tmp_path / "t.srt").read_text(encoding="utf-8").strip().split("\n\n")
+    assert all(len(b.split("\n")) <= 4 for b in blocks)  # number, timing, at most two lines of text
 
     lib.export(rec["sha256"], tmp_path / "t.vtt")
     vtt = parse_vtt((tmp_path / "t.vtt").read_text(encoding="utf-8"))
