@@ -51,8 +51,7 @@ class ReportData:
     app_version: str
     models: list[ModelRow]
     items: list[Item]
-    tags: list[dict]
-    audio_cache: Path | None
+    audio_cache: Path | None  # the decoded 16 kHz cache, for the waveform strip; None if gone
 
 
 def when(iso: str | None) -> str:
@@ -152,7 +151,7 @@ def gather(lib, rec: dict, answers: list[dict]) -> ReportData:
     cache = Path(lib.folder) / "audio" / f"{rec['sha256']}.f32"
     return ReportData(rec, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), __version__,
                       models_used(lib.db, rid, answers), [item(lib.db, rid, a, speakers) for a in answers],
-                      lib.db.tags(rid), cache if cache.is_file() else None)
+                      cache if cache.is_file() else None)
 
 
 def _norm(q: str) -> str:
