@@ -136,7 +136,7 @@ def question(n: int, total: int, it: Item, data: ReportData, st: dict, audio) ->
                  if it.cited[i] else "\u2013")
         rows.append([f"E{i + 1}", f"{format_clock(e.start_s)}\u2013{format_clock(e.end_s)}", esc(e.speaker or "\u2013"),
                      esc(text[:320] + ("\u2026" if len(text) > 320 else "")) or "<i>(no speech)</i>",
-                     esc(labels(e.labels)) or "\u2013", _scores(e.scores), cited])
+                     esc(labels(e.labels)[:300]) or "\u2013", _scores(e.scores), cited])
     tw = 74 if data.recording["duration_s"] >= 3600 else 54  # h:mm:ss-h:mm:ss on one line
     table = _table(rows, [20, tw, 68, 214 - tw, 74, 64, WIDTH - 440], st)
     # A short table stays with its answer; a long one starts under it and splits, header repeated.

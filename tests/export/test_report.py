@@ -151,3 +151,13 @@ def test_long_recording_long_evidence_table_and_missing_audio(library_dir, tmp_p
     assert "[00:00-00:04] \u2713 verified (evidence E1)" in text
     assert "[2:59:59-3:00:00]" not in text and "unsupported citation removed" in text  # re-verified now
     lib.close()
+
+
+def test_markup_in_text_is_printed_not_interpreted(answered, tmp_path):
+    lib, rec, answers = answered
+    a = {**answers[0], "question": "Was <b>anything</b> & 'odd' said?",
+         "evidence": [{**answers[0]["evidence"][0], "text": "x < y & <font color='red'>z</font>\x07",
+                       "labels": ["cough (0.50)"] * 80}]}
+    lib.report(rec["sha256"], tmp_path / "m.pdf", answers=[a])
+    text = " ".join(pdf_pages(tmp_path / "m.pdf"))
+    assert "Was <b>anything</b> & 'odd' said?" in text and "x < y & <font color='red'>z</font>" in text
