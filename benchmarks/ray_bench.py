@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -37,6 +38,11 @@ def make_copies(src: Path, n: int, folder: Path) -> list[Path]:
         sf.write(p, y, sr, subtype="PCM_16")
         out.append(p)
     return out
+
+
+def cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def stage_seconds(lib) -> dict[str, float]:
@@ -65,11 +71,12 @@ def main() -> None:
         audio_h = sum(sf.info(p).duration for p in copies) / 3600
         runs = {}
 
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_s()
         with Library(tmp / "local") as lib:
             for p in copies:
                 lib.index(p, options)
-            runs["local"] = {"wall_s": time.perf_counter() - t0, "stages": stage_seconds(lib), "rss": None}
+            runs["local"] = {"wall_s": time.perf_counter() - t0, "stages": stage_seconds(lib), "rss": None,
+                             "cpu_s": cpu_s() - c0}
 
         t0 = time.perf_counter()
         with ray_runtime(None, num_cpus=args.workers * args.threads):
@@ -81,27 +88,31 @@ def main() -> None:
                     raise SystemExit(f"ray run failed: {errors}")
                 runs["ray"] = {"wall_s": time.perf_counter() - t0, "init_s": t_init, "stages": stage_seconds(lib),
                                "rss": max(o.get("worker_peak_rss_mb") or 0 for o in out),
+                               "cpu_s": sum(o.get("worker_cpu_s") or 0 for o in out),
                                "merge_s": [o.get("merge_s") for o in out], "bundle_mb": [o.get("bundle_mb") for o in out]}
 
     print(f"{args.copies} x {Path(args.file).name} ({audio_h * 60:.1f} min of audio), ASR {args.asr}, "
           f"ray: {args.workers} workers x {args.threads} thread(s)")
-    print(f"{'engine':<8}{'wall s':>9}{'audio h / wall h':>18}{'ratio':>8}{'worker peak RSS MB':>20}")
+    print(f"{'engine':<8}{'wall s':>9}{'audio h / wall h':>18}{'ratio':>8}{'CPU s':>9}{'audio h / core h':>18}"
+          f"{'worker peak RSS MB':>20}")
     base = runs["local"]["wall_s"]
     for name, r in runs.items():
         rss = f"{r['rss']:.0f}" if r["rss"] else "-"
-        print(f"{name:<8}{r['wall_s']:>9.1f}{audio_h * 3600 / r['wall_s']:>18.2f}{base / r['wall_s']:>8.2f}{rss:>20}")
+        print(f"{name:<8}{r['wall_s']:>9.1f}{audio_h * 3600 / r['wall_s']:>18.2f}{base / r['wall_s']:>8.2f}"
+              f"{r['cpu_s']:>9.1f}{audio_h * 3600 / r['cpu_s']:>18.2f}{rss:>20}")
     print(f"(ray wall time includes {runs['ray']['init_s']:.1f} s to start the runtime; merging each worker's "
           f"result into the library took {', '.join(f'{m:.2f}' for m in runs['ray']['merge_s'])} s, "
           f"bundles of {', '.join(f'{b:.1f}' for b in runs['ray']['bundle_mb'])} MB)")
-    print(f"\n{'stage':<12}{'local s/audio-h':>17}{'ray s/audio-h':>15}{'ray audio-h per core-h':>24}")
+    # Stage rows hold wall seconds, inflated by whatever else runs; CPU seconds are split over
+    # stages in proportion to them (an approximation: stages differ in how well they use a core).
+    print(f"\n{'stage':<12}{'local wall s/audio-h':>21}{'ray wall s/audio-h':>19}{'ray core s/audio-h':>19}"
+          f"{'audio-h per core-h':>20}")
+    ray_wall = sum(runs["ray"]["stages"].values())
     for stage in runs["local"]["stages"]:
         lo = runs["local"]["stages"][stage] / audio_h
         ry = runs["ray"]["stages"].get(stage, 0.0) / audio_h
-        per_core = 3600 / (ry * args.threads) if ry > 0 else float("inf")
-        print(f"{stage:<12}{lo:>17.1f}{ry:>15.1f}{per_core:>24.1f}")
-    total = sum(runs["ray"]["stages"].values()) / audio_h * args.threads
-    print(f"{'all':<12}{sum(runs['local']['stages'].values()) / audio_h:>17.1f}"
-          f"{sum(runs['ray']['stages'].values()) / audio_h:>15.1f}{3600 / total:>24.1f}")
+        core = runs["ray"]["cpu_s"] * (runs["ray"]["stages"].get(stage, 0.0) / ray_wall) / audio_h
+        print(f"{stage:<12}{lo:>21.1f}{ry:>19.1f}{core:>19.1f}{(3600 / core if core else float('inf')):>20.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"audio_h": audio_h, **runs}, indent=1))
 

@@ -47,6 +47,7 @@ class IndexWorker:
 
     def index(self, path: str, options: IndexOptions, seed: bytes | None = None) -> dict:
         scratch = Path(tempfile.mkdtemp(prefix="harp-worker-"))
+        cpu0 = _cpu_s()
         try:
             db = LibraryDB(scratch / "library")
             if seed:
@@ -64,9 +65,15 @@ class IndexWorker:
             export_bundle(db, out, audio=True)
             db.close()
             return {"status": status, "error": error, "result": dataclasses.asdict(result) if result else None,
-                    "bundle": out.read_bytes(), "peak_rss_mb": _peak_rss_mb()}
+                    "bundle": out.read_bytes(), "peak_rss_mb": _peak_rss_mb(), "cpu_s": round(_cpu_s() - cpu0, 2)}
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process, all threads (what a recording costs, whatever else runs)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def _peak_rss_mb() -> float:
@@ -199,5 +206,6 @@ def _collect(ray, db: LibraryDB, ref, path: Path) -> dict:
     if res is None:
         return {"path": str(path), "cancelled": True}
     return {"path": str(path), "result": res, "cancelled": out["status"] == "cancelled",
-            "worker_peak_rss_mb": out.get("peak_rss_mb"), "merge_s": round(time.perf_counter() - t0, 3),
+            "worker_peak_rss_mb": out.get("peak_rss_mb"), "worker_cpu_s": out.get("cpu_s"),
+            "merge_s": round(time.perf_counter() - t0, 3),
             "bundle_mb": round(len(out["bundle"]) / 1e6, 2)}
