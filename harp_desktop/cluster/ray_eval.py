@@ -2,9 +2,9 @@
 
 Each actor receives the library once (a .harplib bundle through Ray's object store, so
 workers need no shared disk), loads the language model once, and answers questions
-with the same Asker and scorer as evaluate/runner.py. Cue clips travel as bytes. The
-driver stores every answer in its own library (as a local run does) and summarises the
-rows in question order, so the report is the local one apart from latencies.
+with the same code as evaluate/runner.py (``ask_one``). Cue clips travel as bytes. The
+driver summarises the rows in question order, so the report is the local one apart from
+latencies; as locally, evaluation answers are not added to the library's history.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harp_desktop.cluster.runtime import cluster_cpus, ray_runtime
-from harp_desktop.evaluate.runner import Case, EvalOptions, Report, score_one, summarize
+from harp_desktop.evaluate.runner import Case, EvalOptions, Report, ask_one, summarize
 from harp_desktop.store.bundle import export_bundle
 
 
@@ -37,19 +37,18 @@ class EvalWorker:
             self.llm = load_llm(llm_choice)
         self.options = options
         self.asker = Asker(self.lib, self.llm, options.retrieval, "metadata", options.fusion, options.two_pass)
+        self.asker.store_answers = False  # as evaluate(): an evaluation is not the user's answer history
 
     def llm_name(self) -> str | None:
         return getattr(self.llm, "name", None)
 
-    def answer(self, i: int, question: dict, sha256: str, cue: tuple[str, bytes] | None) -> tuple[int, dict, dict]:
+    def answer(self, i: int, question: dict, sha256: str, cue: tuple[str, bytes] | None) -> tuple[int, dict]:
         cue_path = None
         if cue is not None:
             cue_path = self.scratch / "cues" / f"{i}-{Path(cue[0]).name}"
             cue_path.parent.mkdir(exist_ok=True)
             cue_path.write_bytes(cue[1])
-        given = [tuple(s) for s in question.get("evidence") or []] if self.options.oracle else None
-        a = self.asker.ask(sha256, question["query"], cue_path, given_spans=given)
-        return i, score_one(question, a, self.llm), a.to_json()
+        return i, ask_one(self.asker, Case(question, sha256, cue_path), self.options, self.llm)
 
     def close(self) -> None:
         self.lib.close()
@@ -81,7 +80,7 @@ def evaluate_on_ray(
     llm_name = None
     if cases:
         with tempfile.TemporaryDirectory(prefix=".eval-", dir=lib.folder) as work:
-            export_bundle(lib.db, Path(work) / "library.harplib", audio=True)
+            export_bundle(lib.db, Path(work) / "library.harplib", audio=True, audit=False)
             bundle = (Path(work) / "library.harplib").read_bytes()
         with ray_runtime(address) as ray:
             n = max(1, min(len(cases), workers or cluster_cpus(ray) // threads))
@@ -118,12 +117,11 @@ def _run(ray, actors, lib, cases, recs, progress, should_stop) -> dict[int, dict
             actor, i = busy.pop(ref)
             idle.append(actor)
             try:
-                i, row, answer = ray.get(ref)
+                i, row = ray.get(ref)
             except ray.exceptions.RayError as exc:
                 last = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
                 raise RuntimeError(f"question {cases[i].question.get('query_id')}: worker failed: {last}") from None
             rows[i] = row
-            lib.db.store_answer(recs[cases[i].ref]["id"], answer)  # as the local Asker does
             if progress is not None:
                 progress(len(rows), len(cases), row)
     return rows

@@ -107,6 +107,19 @@ def summarize(rows: list[dict], settings: dict | None = None) -> Report:
     return Report(overall, by_type, rows)
 
 
+def ask_one(asker, case: Case, o: EvalOptions, llm=None) -> dict:
+    """One case asked and scored (also run by Ray workers, cluster/ray_eval.py)."""
+    from harp_desktop.audio.decode import AudioError
+
+    q = case.question
+    given = [tuple(s) for s in q.get("evidence") or []] if o.oracle else None
+    try:
+        a = asker.ask(case.ref, q["query"], case.cue, given_spans=given)
+    except (ValueError, LookupError, AudioError) as exc:  # a refused question scores as a wrong answer
+        a = Answer(q["query"], "", f"error: {exc}", False, [], [], {}, notes=[f"not answered: {exc}"])
+    return score_one(q, a, llm)
+
+
 def evaluate(lib, cases: list[Case], options: EvalOptions | None = None, llm=None,
              progress: Callable[[int, int, dict], None] | None = None,
              should_stop: Callable[[], bool] | None = None) -> Report:
@@ -114,7 +127,6 @@ def evaluate(lib, cases: list[Case], options: EvalOptions | None = None, llm=Non
     the library's answer history. A question the system refuses (e.g. a time outside the
     recording) is scored as a wrong answer with no evidence, and its note says why."""
     from harp_desktop.agent.ask import Asker
-    from harp_desktop.audio.decode import AudioError
 
     o = options or EvalOptions()
     asker = Asker(lib, llm, o.retrieval, "metadata", o.fusion, o.two_pass)
@@ -123,13 +135,7 @@ def evaluate(lib, cases: list[Case], options: EvalOptions | None = None, llm=Non
     for i, case in enumerate(cases, 1):
         if should_stop is not None and should_stop():
             break
-        q = case.question
-        given = [tuple(s) for s in q.get("evidence") or []] if o.oracle else None
-        try:
-            a = asker.ask(case.ref, q["query"], case.cue, given_spans=given)
-        except (ValueError, LookupError, AudioError) as exc:  # a refused question scores as a wrong answer
-            a = Answer(q["query"], "", f"error: {exc}", False, [], [], {}, notes=[f"not answered: {exc}"])
-        rows.append(score_one(q, a, llm))
+        rows.append(ask_one(asker, case, o, llm))
         if progress is not None:
             progress(i, len(cases), rows[-1])
     settings = {"retrieval": "oracle" if o.oracle else o.retrieval, "fusion": o.fusion, "oracle": o.oracle,

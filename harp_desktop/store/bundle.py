@@ -57,8 +57,9 @@ def _payload(folder: Path, audio: bool, shas: set[str]) -> list[str]:
     return names
 
 
-def export_bundle(db: LibraryDB, out: Path, audio: bool = False) -> dict:
-    """Write the library to ``out`` (replaced atomically); returns the manifest."""
+def export_bundle(db: LibraryDB, out: Path, audio: bool = False, audit: bool = True) -> dict:
+    """Write the library to ``out`` (replaced atomically); returns the manifest. ``audit=False``
+    for internal snapshots (a Ray evaluation's copy) that are not exports the user made."""
     out = Path(out).expanduser()
     if out.exists() and out.is_dir():
         raise BundleError(f"{out} is a folder; give a file name such as library.harplib")
@@ -92,7 +93,8 @@ def export_bundle(db: LibraryDB, out: Path, audio: bool = False) -> dict:
                    "sha256": _sha256(tmp), "bytes": tmp.stat().st_size, "created_at": now_iso(),
                    "detail": json.dumps({"recordings": len(recs), "audio": audio})}
             with db.transaction():  # the audit row and the file appear together
-                db.db["exports"].insert(row)
+                if audit:
+                    db.db["exports"].insert(row)
                 os.replace(tmp, out)
         except OSError as exc:
             raise BundleError(f"cannot write {out}: {exc.strerror or exc}") from None
