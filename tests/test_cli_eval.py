@@ -3,6 +3,7 @@ import shutil
 
 import pytest
 
+from harp_desktop.api import Library
 from harp_desktop.cli import main
 from tests.evaluate.test_runner import questions
 
@@ -19,6 +20,8 @@ def setup(indexed, long_clip, tmp_path):
     shared, _ = indexed
     shared.db.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     shutil.copytree(shared.folder, tmp_path / "lib")
+    with Library(tmp_path / "lib") as copy:  # other tests may have left questions in the shared library
+        copy.db.db.conn.execute("DELETE FROM questions")
     qfile = tmp_path / "queries.jsonl"
     qfile.write_text("".join(json.dumps(q) + "\n" for q in questions()), encoding="utf-8")
     return tmp_path / "lib", qfile, long_clip.parent
@@ -75,14 +78,12 @@ def test_questions_import_export(setup, tmp_path, capsys):
 
 
 def test_questions_agreement(setup, capsys):
-    from harp_desktop.api import Library
-
     lib, qfile, audio = setup
     run(capsys, "questions", "import", qfile, "--audio-dir", audio, "--library", lib)
     code, out, _ = run(capsys, "questions", "agreement", "--library", lib)
     assert code == 0 and "no question has two annotators" in out
     with Library(lib) as library:
-        first = library.questions()[0]
+        first = next(q for q in library.questions() if q["query_id"] == "r-1")
         library.add_span(first["id"], 5.0, 8.0, "bob")
     code, out, _ = run(capsys, "questions", "agreement", "--library", lib, "--json")
     data = json.loads(out)

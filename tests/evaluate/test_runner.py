@@ -45,6 +45,7 @@ def lib(indexed, tmp_path):
     shared.db.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     shutil.copytree(shared.folder, tmp_path / "lib")
     with Library(tmp_path / "lib") as lib:
+        lib.db.db.conn.execute("DELETE FROM questions")  # other tests may have left questions in the shared one
         yield lib, res
 
 
