@@ -63,13 +63,26 @@ def shared_models() -> ModelCache:
     return ModelCache()
 
 
+@pytest.fixture(scope="module")
+def asked(indexed, tmp_path_factory) -> Path:
+    """A copy of the shared indexed library: asking and importing cases must not leave answers or
+    questions in the library other test modules read."""
+    import shutil
+
+    lib, _ = indexed
+    lib.db.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    target = tmp_path_factory.mktemp("asked") / "lib"
+    shutil.copytree(lib.folder, target)
+    return target
+
+
 @pytest.fixture
-def env(tmp_path, indexed, ten_hours, shared_models, monkeypatch, long_clip) -> Env:
+def env(tmp_path, indexed, asked, ten_hours, shared_models, monkeypatch, long_clip) -> Env:
     lib, res = indexed
     monkeypatch.setattr(api, "ModelCache", lambda: shared_models)  # load each model once for the whole matrix
     src = tmp_path / "inputs"
     src.mkdir()
-    return Env(src, tmp_path / "lib", lib.folder, res.sha256, monkeypatch, ten_hours, long_clip)
+    return Env(src, tmp_path / "lib", asked, res.sha256, monkeypatch, ten_hours, long_clip)
 
 
 def _params() -> list:
