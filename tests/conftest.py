@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 from pathlib import Path
 
@@ -92,3 +93,14 @@ def indexed(tmp_path_factory, long_clip):
     res = lib.index(long_clip, FAST)
     yield lib, res
     lib.close()
+
+
+def copy_library(src: Path, dst: Path) -> Library:
+    """A private copy of a library holding only its index: other tests ask, annotate and
+    export in the shared `indexed` library, so what they leave must not reach this one."""
+    shutil.copytree(src, dst)
+    lib = Library(dst)
+    with lib.db.transaction() as db:
+        for table in ("answers", "exports", "annotations", "questions"):
+            db.execute(f"DELETE FROM {table}")
+    return lib

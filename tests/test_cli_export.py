@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from harp_desktop.cli import main
-from tests.export.conftest import copy_library, pdf_pages
+from tests.conftest import copy_library
+from tests.export.conftest import pdf_pages
 
 
 def run(capsys, *argv):

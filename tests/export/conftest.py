@@ -3,13 +3,13 @@ library (segment rows written directly), and PDF text extraction with pypdf."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 from harp_desktop.api import Library
+from tests.conftest import copy_library
 
 QUESTIONS = ["Is anyone coughing?", "Does the patient have chest pain?"]
 
@@ -23,9 +23,6 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def copy_library(src: Path, dst: Path) -> Library:
-    shutil.copytree(src, dst)
-    return Library(dst)
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@ import numpy as np
 
 from harp_desktop.api import Library
 from harp_desktop.store.transfer import Store, copy_recording
-from tests.conftest import rows
+from tests.conftest import copy_library, rows
 
 
 def _store(lib: Library) -> Store:
@@ -39,8 +39,8 @@ def test_copy_gives_same_rows_arrays_vectors_and_audio(indexed, tmp_path):
 
 
 def test_copy_again_is_a_no_op_and_answers_merge_once(indexed, tmp_path):
-    src, res = indexed
-    with Library(tmp_path / "dst") as dst:
+    lib0, res = indexed
+    with copy_library(lib0.folder, tmp_path / "src") as src, Library(tmp_path / "dst") as dst:
         rid, _ = copy_recording(_store(src), _store(dst), res.sha256)
         before = {t: _count(dst, t) for t in ("segments", "words", "tags", "arrays", "stages")}
         dst.db.store_answer(rid, {"question": "q?", "answer": "Yes", "supported": True})
