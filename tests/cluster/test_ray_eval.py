@@ -1,11 +1,10 @@
 import json
-import shutil
 
 import pytest
 
-from harp_desktop.api import Library
 from harp_desktop.cluster.ray_eval import evaluate_on_ray
 from harp_desktop.evaluate.runner import Case, EvalOptions
+from tests.conftest import copy_library
 from tests.evaluate.test_runner import questions
 
 pytestmark = pytest.mark.slow
@@ -16,8 +15,7 @@ TIMING = ("latency_s", "timings_s")
 def lib(indexed, tmp_path):
     shared, res = indexed
     shared.db.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    shutil.copytree(shared.folder, tmp_path / "lib")
-    with Library(tmp_path / "lib") as lib:
+    with copy_library(shared.folder, tmp_path / "lib") as lib:
         yield lib, res
 
 

@@ -1,10 +1,9 @@
 import json
-import shutil
 
 import pytest
 
-from harp_desktop.api import Library
 from harp_desktop.evaluate.queries import QueriesFormatError
+from tests.conftest import copy_library
 
 
 @pytest.fixture
@@ -12,9 +11,7 @@ def lib(indexed, tmp_path):
     """A private copy of the shared indexed library: these tests write questions into it."""
     shared, res = indexed
     shared.db.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    shutil.copytree(shared.folder, tmp_path / "lib")
-    with Library(tmp_path / "lib") as lib:
-        lib.db.db.conn.execute("DELETE FROM questions")  # other tests may have left questions in the shared one
+    with copy_library(shared.folder, tmp_path / "lib") as lib:
         yield lib, res
 
 

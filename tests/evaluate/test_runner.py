@@ -1,13 +1,11 @@
 import json
-import shutil
 
 import pytest
 import soundfile as sf
 
-from harp_desktop.api import Library
 from harp_desktop.evaluate.runner import Case, EvalOptions, summarize, table
 from harp_desktop.evaluate.score import hit_rate
-from tests.conftest import DATA
+from tests.conftest import DATA, copy_library
 
 ORDER = ["speech_two_speakers", "cough_1", "speaker_a_1", "speaker_b_1", "cough_2", "speaker_a_2", "speaker_b_2"]
 
@@ -43,9 +41,7 @@ def questions() -> list[dict]:
 def lib(indexed, tmp_path):
     shared, res = indexed
     shared.db.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    shutil.copytree(shared.folder, tmp_path / "lib")
-    with Library(tmp_path / "lib") as lib:
-        lib.db.db.conn.execute("DELETE FROM questions")  # other tests may have left questions in the shared one
+    with copy_library(shared.folder, tmp_path / "lib") as lib:
         yield lib, res
 
 
