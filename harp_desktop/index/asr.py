@@ -19,6 +19,12 @@ from harp_desktop.types import Region, Word
 CHUNK_SPEECH_S = 240.0
 GAP_S = 0.8  # silence inserted between spans so words do not run together across a pause
 JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
+# Whisper sometimes skips a stretch of speech when it seeks across a 30 s window boundary
+# (seen on dev: a whole patient answer lost). Speech it left without words for this long is
+# transcribed again on its own; the pass is cheap because such holes are rare and short.
+REPAIR_MIN_S = 1.0
+REPAIR_PAD_S = 0.3
+REPAIR = f"repair{REPAIR_MIN_S}"
 
 
 @dataclass(frozen=True)
@@ -71,9 +77,22 @@ class Transcriber:
             pieces += [seg, gap]
             pos += len(seg) / SAMPLE_RATE + GAP_S
         joined = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
+        words, lang = self._words(joined, offsets, language or self.options.language)
+        for a, b in uncovered(spans, words, REPAIR_MIN_S):
+            pa = max(0.0, a - REPAIR_PAD_S)
+            clip = np.asarray(audio[int(pa * SAMPLE_RATE) : int((b + REPAIR_PAD_S) * SAMPLE_RATE)], dtype=np.float32)
+            extra, _ = self._words(clip, [(0.0, len(clip) / SAMPLE_RATE, pa)], lang, strict=True)
+            # The padding re-hears the neighbouring words; only words centred in the hole are new.
+            words += [w for w in extra if a <= (w.start_s + w.end_s) / 2 <= b]
+        words.sort(key=lambda w: w.start_s)
+        return words, lang
+
+    def _words(
+        self, audio: np.ndarray, offsets: list[tuple[float, float, float]], language: str | None, strict: bool = False
+    ) -> tuple[list[Word], str]:
         segments, info = self.model.transcribe(
-            joined,
-            language=language or self.options.language,
+            audio,
+            language=language,
             beam_size=self.options.beam_size,
             word_timestamps=True,
             vad_filter=False,
@@ -82,10 +101,27 @@ class Transcriber:
         )
         words = []
         for s in segments:
+            # A repair clip is short and may hold only a breath or a cough: keep confident speech only,
+            # so the pass cannot add Whisper's stock hallucinations ("Thank you.").
+            if strict and (s.no_speech_prob > 0.6 or s.avg_logprob < -1.0):
+                continue
             for w in s.words or []:
                 start, end = _to_recording_time(w.start, offsets), _to_recording_time(w.end, offsets, is_end=True)
                 words.append(Word(round(start, 3), round(max(end, start), 3), w.word, round(float(w.probability), 3)))
         return words, info.language
+
+
+def uncovered(spans: list[Region], words: list[Word], min_s: float) -> list[tuple[float, float]]:
+    """Stretches of at least ``min_s`` inside ``spans`` that no word covers (recording time)."""
+    holes = []
+    for r in spans:
+        inside = sorted((w.start_s, w.end_s) for w in words if w.end_s > r.start_s and w.start_s < r.end_s)
+        pos = r.start_s
+        for a, b in inside + [(r.end_s, r.end_s)]:
+            if a - pos >= min_s:
+                holes.append((pos, a))
+            pos = max(pos, b)
+    return holes
 
 
 def _to_recording_time(t: float, offsets: list[tuple[float, float, float]], is_end: bool = False) -> float:

@@ -17,7 +17,7 @@ from pathlib import Path
 from harp_desktop import weights
 from harp_desktop.audio.decode import AudioError, decode_to_cache, ensure_free_space, open_cache, probe, sha256_of
 from harp_desktop.index import stages, stages_embed
-from harp_desktop.index.asr import GAP_S, JOIN_S
+from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
 from harp_desktop.index.vad import VAD_OPTIONS
 from harp_desktop.paths import private_dir
@@ -40,7 +40,7 @@ STAGES: list[StageSpec] = [
     StageSpec("vad", (), 0.03, stages.run_vad, lambda o: f"{weights.fingerprint('vad')}:{VAD_OPTIONS}"),
     StageSpec("asr", ("vad",), 0.62, stages.run_asr,
               lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}:"
-                        f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}:gap{GAP_S}:join{JOIN_S}"),
+                        f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}:gap{GAP_S}:join{JOIN_S}:{REPAIR}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
               lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v1"),
     StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v1"),
