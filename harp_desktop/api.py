@@ -148,12 +148,13 @@ class Library(AnnotationsAPI):
 
     def ask(self, ref: str | Path, question: str, cue: str | Path | None = None, *, llm=None,
             retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf", two_pass: bool = True,
-            given_spans: list[tuple[float, float]] | None = None):
+            given_spans: list[tuple[float, float]] | None = None, audio=None):
         """Answer a question about an indexed recording (see harp_desktop.agent.ask);
-        ``given_spans`` replaces retrieval with those moments (the oracle)."""
+        ``given_spans`` replaces retrieval with those moments (the oracle); ``audio``: the
+        AudioModelConfig for evidence audio|multimodal (None: $HARP_AUDIO_MODEL/_PROJECTOR)."""
         from harp_desktop.agent.ask import Asker
 
-        return Asker(self, llm, retrieval, evidence, fusion, two_pass).ask(ref, question, cue, given_spans)
+        return Asker(self, llm, retrieval, evidence, fusion, two_pass, audio).ask(ref, question, cue, given_spans)
 
     def delete_recording(self, ref: str | Path):
         """Remove a recording and everything derived from it (rows, vectors, audio cache, arrays, answers)."""

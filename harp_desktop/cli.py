@@ -134,8 +134,11 @@ def cmd_ask(args) -> int:
                 return EXIT_ERROR
             bar.close()
         try:
+            from harp_desktop.agent.audio_evidence import AudioModelConfig
+
             a = lib.ask(args.recording, args.question, args.cue, llm=llm, retrieval=args.retrieval,
-                        evidence=args.evidence, fusion=args.fusion, two_pass=not args.single_pass)
+                        evidence=args.evidence, fusion=args.fusion, two_pass=not args.single_pass,
+                        audio=AudioModelConfig.resolve(args.audio_model, args.audio_projector))
         except AudioError as exc:
             print(f"harp: error: example clip: {exc}", file=sys.stderr)
             return EXIT_ERROR
@@ -233,7 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cue", help="an example clip: a voice or a sound to look for")
     p.add_argument("--retrieval", default="hybrid", choices=["hybrid", "keyword", "vector"])
     p.add_argument("--evidence", default="metadata", choices=["metadata", "audio", "multimodal"],
-                   help="audio/multimodal need an audio-capable GGUF + projector (not bundled)")
+                   help="audio/multimodal play evidence clips to an audio-capable GGUF + projector (not bundled); "
+                        "without one, a note and the metadata path")
+    p.add_argument("--audio-model", metavar="GGUF", help="audio-capable language model (default $HARP_AUDIO_MODEL)")
+    p.add_argument("--audio-projector", metavar="GGUF",
+                   help="its multimodal projector, mmproj (default $HARP_AUDIO_PROJECTOR)")
     p.add_argument("--fusion", default="rrf", choices=["rrf", "harp", "calibrated"])
     p.add_argument("--no-llm", action="store_true", help="rule planner + extractive answers; no language model")
     p.add_argument("--llm", default="qwen1.5b", help="qwen1.5b (default), qwen0.5b or smollm2")

@@ -99,6 +99,26 @@ def _remember(path: Path, st: os.stat_result, sha256: str) -> None:
     os.replace(tmp, target)
 
 
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a user-supplied model file (not in the manifest), for the answer's record.
+
+    Large files reuse the stamp written after their last hash (same path, size, mtime and
+    inode), so a multi-GB GGUF is hashed once, not on every question.
+    """
+    path = Path(path).resolve()
+    st = path.stat()
+    stamp = _stamps().get(str(path))
+    if stamp and stamp[:3] == [st.st_size, st.st_mtime_ns, st.st_ino]:
+        return stamp[3]
+    digest = sha256_file(path)
+    if st.st_size > 50_000_000:
+        try:
+            _remember(path, st, digest)
+        except OSError:  # a read-only data folder only costs a re-hash next time
+            pass
+    return digest
+
+
 def _verify(path: Path, sha256: str, size: int) -> None:
     if not path.is_file():
         raise WeightsError(f"model file missing: {path}")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from harp_desktop.agent import answer as ans
-from harp_desktop.agent import verify
+from harp_desktop.agent import audio_llm, verify
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
@@ -62,13 +62,14 @@ def _mentions(evidence: list, terms: list[str]) -> bool:
 
 class Asker:
     def __init__(self, library, llm=None, retrieval: str = "hybrid", evidence: str = "metadata",
-                 fusion: str = "rrf", two_pass: bool = True) -> None:
+                 fusion: str = "rrf", two_pass: bool = True, audio=None) -> None:
         if retrieval not in RETRIEVAL_MODES:
             raise ValueError(f"unknown retrieval mode '{retrieval}'")
         if evidence not in EVIDENCE_MODES:
             raise ValueError(f"unknown evidence mode '{evidence}'")
         self.lib, self.llm, self.retrieval, self.evidence_mode = library, llm, retrieval, evidence
         self.fusion, self.two_pass = fusion, two_pass
+        self.audio_config = audio  # AudioModelConfig for --evidence audio|multimodal (None: $HARP_AUDIO_*)
         self.store_answers = True  # evaluation runs turn this off: the user's answer history stays theirs
 
     # -- planning -----------------------------------------------------------------
@@ -150,9 +151,7 @@ class Asker:
         rec = self.lib.recording(ref)
         outside_recording(question, rec["duration_s"])
         cue_wav = load_clip(Path(cue)) if cue else None  # a broken cue fails here, clearly
-        if self.evidence_mode != "metadata":
-            notes.append(f"evidence mode '{self.evidence_mode}' needs an audio-capable model with its projector; "
-                         "none is configured, so the metadata evidence path was used")
+        audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
         t0 = time.perf_counter()
         plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
         if cue_wav is not None and plan.target_event:
@@ -189,8 +188,12 @@ class Asker:
         timings["retrieve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         settled = settle(plan, evidence, question) or settle_who(question, evidence, tools.question_share())
+        heard = audio_llm.answer(audio, self.lib, rec, question, plan, evidence, self.evidence_mode, notes) \
+            if audio is not None and settled is None else None  # code-settled answers need no clips
         if settled is not None:
             first, rationale, supported = settled
+        elif heard is not None:
+            first, rationale, supported = heard
         elif self.llm is not None:
             shares = tools.question_share()
             hint = ans.speaker_hint(evidence, shares)
@@ -207,7 +210,8 @@ class Asker:
         if not evidence:
             notes.append("no evidence was retrieved for this question")
         timings["total"] = time.perf_counter() - t_all
-        models = {"llm": getattr(self.llm, "name", None), "planner": plan.source}
+        models = {"llm": getattr(self.llm, "name", None), "planner": plan.source,
+                  "audio_llm": audio.describe() if heard is not None else None}
         result = ans.Answer(question, first, verdict.rationale, supported, evidence, verdict.citations,
                             plan.to_dict(), timings, models, notes + plan.notes,
                             [{"tool": r.tool, "args": {k: v for k, v in r.args.items() if k != "cue"},
