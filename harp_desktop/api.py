@@ -35,12 +35,25 @@ def _segment_emotions(stored: tuple | None) -> dict[int, dict]:
 class Library(AnnotationsAPI):
     """A library folder: the SQLite database, vector indexes and decoded audio."""
 
-    def __init__(self, folder: Path | str | None = None) -> None:
+    def __init__(self, folder: Path | str | None = None, passphrase: str | None = None, *,
+                 encrypt: bool = False) -> None:
+        """Open (or create) a library. An encrypted one needs ``passphrase`` unless this process
+        unlocked it already or $HARP_PASSPHRASE is set; ``encrypt=True`` creates a new library
+        encrypted (see store/crypto.py: a lost passphrase means lost data)."""
         self.folder = Path(folder).expanduser() if folder else default_library_dir()
-        self.db = LibraryDB(self.folder)
+        self.db = LibraryDB(self.folder, passphrase, encrypt)
         self.vectors = VectorStore(self.folder)
         self.models = ModelCache()
         self._arrays: OrderedDict[tuple[int, str], tuple] = OrderedDict()
+
+    @property
+    def encrypted(self) -> bool:
+        return self.db.encrypted
+
+    def _plain_only(self, what: str) -> None:
+        # Bundles and Ray workers copy files and databases outside this process's keyring.
+        if self.db.encrypted:
+            raise RuntimeError(f"{what} is not available for an encrypted library yet")
 
     def array(self, recording_id: int, name: str):
         """A stage's stored array (e.g. per-frame embeddings), cached: tools read them per question."""
@@ -80,18 +93,21 @@ class Library(AnnotationsAPI):
     # -- corpus scale (harp_desktop.cluster, store.bundle): Ray workers compute, this library is the one writer
     def index_on_ray(self, paths: list[Path | str], options: IndexOptions | None = None, **kw) -> list[dict]:
         """Index many recordings on Ray workers (see cluster.ray_index.index_on_ray for the options)."""
+        self._plain_only("indexing on Ray workers")
         from harp_desktop.cluster.ray_index import index_on_ray
 
         return index_on_ray(self.db, self.vectors, list(paths), options or IndexOptions(), models=self.models, **kw)
 
     def export_bundle(self, path: Path | str, audio: bool = False) -> dict:
         """The whole library as one portable .harplib file; returns its manifest."""
+        self._plain_only("exporting a .harplib bundle")
         from harp_desktop.store.bundle import export_bundle
 
         return export_bundle(self.db, Path(path), audio)
 
     def import_bundle(self, path: Path | str) -> list[dict]:
         """Add a .harplib bundle's recordings to this library (checksums verified first)."""
+        self._plain_only("importing a .harplib bundle")
         from harp_desktop.store.bundle import import_bundle
 
         self._arrays.clear()  # replaced recordings get new array rows
@@ -99,6 +115,7 @@ class Library(AnnotationsAPI):
 
     def evaluate_on_ray(self, cases: list, options=None, llm_choice: str | None = None, **kw):
         """evaluate() with the questions answered on Ray workers (see cluster.ray_eval)."""
+        self._plain_only("evaluating on Ray workers")
         from harp_desktop.cluster.ray_eval import evaluate_on_ray
 
         return evaluate_on_ray(self, cases, options, llm_choice, **kw)

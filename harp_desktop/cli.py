@@ -7,7 +7,6 @@ import dataclasses
 import json
 import os
 import signal
-import sqlite3
 import sys
 import threading
 from pathlib import Path
@@ -274,14 +273,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from harp_desktop.cli_library import prompt_passphrase
+    from harp_desktop.store import dbapi, unlock
+
     args = build_parser().parse_args(argv)
+    unlock.set_prompt(prompt_passphrase)  # an encrypted library asks on the terminal (or $HARP_PASSPHRASE)
     try:
         return args.func(args)
     except (LookupError, weights.WeightsError, RuntimeError, ValueError) as exc:
         msg = exc.args[0] if isinstance(exc, LookupError) and exc.args else exc
         print(f"harp: error: {' '.join(str(msg).split())}", file=sys.stderr)
         return EXIT_ERROR
-    except (OSError, sqlite3.Error) as exc:  # full disk, read-only or damaged library: one line, no traceback
+    except (OSError, *dbapi.Error) as exc:  # full disk, read-only or damaged library: one line, no traceback
         from harp_desktop.errors import user_message
 
         print(f"harp: error: {user_message(exc)}", file=sys.stderr)

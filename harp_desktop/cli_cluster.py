@@ -62,6 +62,12 @@ def cmd_index_ray(args, options, stop) -> int:
 def cmd_library(args) -> int:
     from harp_desktop.api import Library
 
+    if args.action == "init":
+        from harp_desktop.cli_library import cmd_init
+
+        return cmd_init(args)
+    if not args.file:
+        raise ValueError(f"`harp library {args.action}` needs the .harplib FILE")
     with Library(args.library) as lib:
         if args.action == "export":
             m = lib.export_bundle(args.file, audio=args.audio)
@@ -75,9 +81,13 @@ def cmd_library(args) -> int:
 
 
 def add_parsers(sub, lib_help: str) -> None:
-    p = sub.add_parser("library", help="export the library as a portable .harplib bundle, or import one")
-    p.add_argument("action", choices=["export", "import"])
-    p.add_argument("file", metavar="FILE", help="the .harplib file to write or read")
+    p = sub.add_parser("library", help="create a library (init [--encrypt]), export it as a portable .harplib "
+                                       "bundle, or import one")
+    p.add_argument("action", choices=["init", "export", "import"])
+    p.add_argument("file", metavar="FILE", nargs="?", help="export/import: the .harplib file to write or read")
+    p.add_argument("--encrypt", action="store_true",
+                   help="init: encrypt the new library with a passphrase ($HARP_PASSPHRASE or a prompt); "
+                        "a lost passphrase means lost data")
     p.add_argument("--audio", action="store_true", help="export: include the decoded audio caches "
                                                         "(playback and burst counting without the originals)")
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)

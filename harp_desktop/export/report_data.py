@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -14,6 +13,7 @@ from pathlib import Path
 
 from harp_desktop import __version__, weights
 from harp_desktop.agent import verify
+from harp_desktop.store import dbapi
 from harp_desktop.types import Evidence
 
 # Which manifest model each index stage ran (ASR names its own model in the stage info).
@@ -121,7 +121,7 @@ def ground_truth(db, recording_id: int, question: str) -> list[dict]:
             "ON q.id = a.question_id WHERE q.recording_id = ? AND lower(trim(q.query)) = lower(trim(?)) "
             "ORDER BY a.start_s", [recording_id, question])
         return [dict(r) for r in rows]
-    except sqlite3.Error:  # an older library without the table: the report simply has no ground truth
+    except dbapi.Error:  # an older library without the table: the report simply has no ground truth
         return []
 
 

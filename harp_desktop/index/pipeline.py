@@ -104,7 +104,7 @@ class Indexer:
         private_dir(cache.parent)
         ensure_free_space(cache.parent, info.duration_s)
         t0 = time.perf_counter()
-        n = decode_to_cache(path, cache, report, self.should_stop)
+        n = decode_to_cache(path, cache, report, self.should_stop, key=self.db.key)
         meta = {"format": info.format, "sample_rate": info.sample_rate, "channels": info.channels,
                 "duration_s": round(n / 16000, 3)}
         if not info.warning and n / 16000 < info.duration_s - 0.5:  # a damaged or cut-off file (e.g. FLAC)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -19,8 +18,10 @@ import numpy as np
 import sqlite_utils
 
 from harp_desktop.paths import private_dir
+from harp_desktop.store import dbapi, sealed
 from harp_desktop.store.atomic import sweep_stale, tmp_path
 from harp_desktop.store.questions import QuestionsDB
+from harp_desktop.store.unlock import unlock_library
 
 SCHEMA_VERSION = 4
 LARGE_ARRAY_BYTES = 1 << 20
@@ -96,21 +97,29 @@ def now_iso() -> str:
 
 
 class LibraryDB(QuestionsDB):
-    """The SQLite side of a library folder."""
+    """The SQLite side of a library folder (SQLCipher when the library is encrypted).
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = private_dir(Path(folder))
+    ``passphrase`` unlocks an encrypted library (else a key this process already unlocked
+    is used); ``encrypt=True`` makes a new library encrypted. A plain library ignores both
+    but refuses ``encrypt``: encryption is chosen once, when the library is created.
+    """
+
+    def __init__(self, folder: Path, passphrase: str | None = None, encrypt: bool = False) -> None:
+        self.folder = Path(folder)
         self.path = self.folder / "library.sqlite"
+        self.key = unlock_library(self.folder, self.path, passphrase, encrypt)
+        private_dir(self.folder)
         old_umask = os.umask(0o077)  # database, WAL and SHM files: user-only
         try:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")
+            conn = dbapi.connect(self.path, self.key)
         finally:
             os.umask(old_umask)
         self.db = sqlite_utils.Database(conn)
         self._migrate()
+
+    @property
+    def encrypted(self) -> bool:
+        return self.key is not None
 
     def _migrate(self) -> None:
         version = self.db.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -203,7 +212,14 @@ class LibraryDB(QuestionsDB):
         arr = np.ascontiguousarray(arr)
         meta = dict(meta or {})
         buf = io.BytesIO()
-        if arr.nbytes > LARGE_ARRAY_BYTES:
+        if arr.nbytes > LARGE_ARRAY_BYTES and self.key is not None:
+            # Encrypted library: the .npy bytes sealed; read back whole into memory (no memmap).
+            folder = private_dir(private_dir(self.folder / "arrays") / str(recording_id))
+            np.save(buf, arr, allow_pickle=False)
+            sealed.write_blob(folder / f"{name}.sealed", self.key, buf.getvalue(), f"arrays/{recording_id}/{name}")
+            buf = io.BytesIO()
+            meta["_sealed"] = f"arrays/{recording_id}/{name}.sealed"
+        elif arr.nbytes > LARGE_ARRAY_BYTES:
             folder = private_dir(private_dir(self.folder / "arrays") / str(recording_id))
             target = folder / f"{name}.npy"
             sweep_stale(target)
@@ -234,6 +250,9 @@ class LibraryDB(QuestionsDB):
         if not rows:
             return None
         meta = json.loads(rows[0]["meta"] or "{}")
+        if "_sealed" in meta:
+            blob = sealed.read_blob(self.folder / meta.pop("_sealed"), self.key, f"arrays/{recording_id}/{name}")
+            return np.load(io.BytesIO(blob), allow_pickle=False), meta
         if "_file" in meta:
             return np.load(self.folder / meta.pop("_file"), mmap_mode="r", allow_pickle=False), meta
         return np.load(io.BytesIO(rows[0]["data"]), allow_pickle=False), meta

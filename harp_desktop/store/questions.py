@@ -8,7 +8,8 @@ update <-> update with the old values.
 from __future__ import annotations
 
 import json
-import sqlite3
+
+from harp_desktop.store import dbapi
 
 QUESTION_FIELDS = ("query_id", "recording_ref", "query_type", "query", "answer", "answer_kind", "time_ref",
                    "cue_audio", "notes")
@@ -54,7 +55,7 @@ class QuestionsDB:
             row["id"] = question_id
         try:
             return _insert(self.db.conn, "questions", row)
-        except sqlite3.IntegrityError as exc:  # the query_id is taken for this recording
+        except dbapi.IntegrityError as exc:  # the query_id is taken for this recording
             if "UNIQUE" in str(exc):
                 raise ValueError(f"question id '{row['query_id']}' already exists for this recording") from None
             raise

@@ -7,12 +7,14 @@ Per-recording files keep each stage's write atomic (tmp file + rename) and make
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 
 import hnswlib
 import numpy as np
 
 from harp_desktop.paths import private_dir
+from harp_desktop.store import crypto, sealed
 from harp_desktop.store.atomic import sweep_stale, tmp_path
 
 SPACES = {"text": 384, "speaker": 256, "audio": 1024}
@@ -21,6 +23,9 @@ SPACES = {"text": 384, "speaker": 256, "audio": 1024}
 class VectorStore:
     def __init__(self, library_folder: Path) -> None:
         self.root = Path(library_folder) / "vectors"
+        # An encrypted library seals each index (hnswlib pickles to bytes, then AES-GCM);
+        # raises if that library is locked, so an index is never written in the clear.
+        self.key = crypto.key_for(Path(library_folder))
 
     def path(self, sha256: str, space: str) -> Path:
         return self.root / sha256 / f"{space}.hnsw"
@@ -40,6 +45,9 @@ class VectorStore:
         target = self.path(sha256, space)
         private_dir(self.root)
         private_dir(target.parent)
+        if self.key is not None:
+            sealed.write_blob(target, self.key, pickle.dumps(index, protocol=5), f"vectors/{sha256}/{space}")
+            return
         sweep_stale(target)
         tmp = tmp_path(target)  # per process: two indexers of one recording never share a temp file
         index.save_index(str(tmp))
@@ -50,6 +58,12 @@ class VectorStore:
         p = self.path(sha256, space)
         if not p.exists():
             raise FileNotFoundError(f"no {space} index for recording {sha256[:12]}; index the recording first")
+        if sealed.magic_of(p) == sealed.BLOB_MAGIC:
+            if self.key is None:
+                raise crypto.PassphraseError(f"{p} is encrypted but its library's key file is missing")
+            # Only hnswlib.Index pickles are ever sealed here, by this library's own key (AES-GCM
+            # authenticated), so unpickling cannot be fed a stranger's bytes.
+            return pickle.loads(sealed.read_blob(p, self.key, f"vectors/{sha256}/{space}"))
         index = hnswlib.Index(space="cosine", dim=SPACES[space])
         index.load_index(str(p))
         return index

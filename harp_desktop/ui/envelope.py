@@ -10,6 +10,7 @@ pixel, so the cost of a redraw does not depend on the recording's length. No Qt 
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import threading
@@ -20,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from harp_desktop.audio.decode import SAMPLE_RATE, open_cache
+from harp_desktop.store import crypto, sealed
 
 BASE_BIN = 64
 FACTOR = 4
@@ -121,6 +123,12 @@ def save(env: Envelope, path: Path) -> None:
     arrays = {"meta": np.array([VERSION, env.n_samples, env.sample_rate, BASE_BIN, FACTOR], dtype=np.int64)}
     for i, (mn, mx) in enumerate(zip(env.mins, env.maxs, strict=True)):
         arrays[f"min{i}"], arrays[f"max{i}"] = mn, mx
+    key = crypto.key_for(path.parent.parent)  # <library>/audio/<sha256>.envelope.npz
+    if key is not None:  # an encrypted library: the envelope is sealed like the audio it summarises
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        sealed.write_blob(path, key, buf.getvalue(), f"envelope/{path.name}")
+        return
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")  # two writers never clash
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
@@ -135,14 +143,20 @@ def save(env: Envelope, path: Path) -> None:
 def load(path: Path, audio: np.ndarray | None = None) -> Envelope | None:
     """The saved pyramid, or None if absent, stale (different length) or unreadable."""
     try:
-        with np.load(path, allow_pickle=False) as z:
+        source = path
+        if path.exists() and sealed.magic_of(path) == sealed.BLOB_MAGIC:
+            key = crypto.key_for(path.parent.parent)
+            if key is None:
+                return None
+            source = io.BytesIO(sealed.read_blob(path, key, f"envelope/{path.name}"))
+        with np.load(source, allow_pickle=False) as z:
             version, n, sr, base, factor = (int(v) for v in z["meta"])
             if (version, base, factor) != (VERSION, BASE_BIN, FACTOR) or (audio is not None and n != len(audio)):
                 return None
             count = sum(1 for k in z.files if k.startswith("min"))
             mins = [z[f"min{i}"] for i in range(count)]
             maxs = [z[f"max{i}"] for i in range(count)]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, crypto.PassphraseError):
         return None
     return Envelope(n, sr, mins, maxs, audio)
 
