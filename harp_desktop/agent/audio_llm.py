@@ -276,7 +276,8 @@ def prepare(mode: str, config: AudioModelConfig | None, llm_allowed: bool, notes
     if mode == "metadata":
         return None
     if not llm_allowed:
-        notes.append(f"evidence mode '{mode}' plays clips to a language model, but --no-llm is set; {FALLBACK}")
+        notes.append(f"evidence mode '{mode}' plays clips to a language model, but no language model is in "
+                     f"use (--no-llm); {FALLBACK}")
         return None
     try:
         return load_audio_llm(config or AudioModelConfig.resolve())

@@ -85,8 +85,9 @@ class AskPanel(QWidget):
         self.history.activated.connect(self._history_chosen)
 
         self.retrieval = self._combo(RETRIEVAL_MODES, "Retrieval: hybrid = keywords + embeddings + labels")
-        self.evidence = self._combo(EVIDENCE_MODES, "Evidence given to the answer step (audio / multimodal need an "
-                                                    "audio-capable model, not bundled: metadata is used instead)")
+        self.evidence = self._combo(EVIDENCE_MODES, "Evidence given to the answer step: audio / multimodal play clips "
+                                                    "to the audio-capable model set in Settings (not bundled); "
+                                                    "without one, metadata is used and the answer says so")
         self.fusion = self._combo(FUSIONS, "How the tools' results are merged and ranked")
         self.no_llm = QCheckBox("No LLM", self)
         self.no_llm.setToolTip("Rule planner and extractive answers, no language model (fast, always available)")

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from harp_desktop.agent.audio_evidence import AudioModelConfig
 from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
 from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED
 from harp_desktop.paths import REPO_ROOT
@@ -566,8 +567,9 @@ class MainWindow(QMainWindow):
             return
         self._remember_ask_options()
         llm = None if req["no_llm"] else self.settings.llm
+        audio = AudioModelConfig.resolve(self.settings.audio_model, self.settings.audio_projector)
         task = AskTask(self.lib.folder, self.data.sha256, req["question"], req.get("cue"), llm, req["retrieval"],
-                       req["evidence"], req["fusion"])
+                       req["evidence"], req["fusion"], audio=audio)
         task.signals.progress.connect(self._ask_progress)
         task.signals.notice.connect(self._ask_notice)
         task.signals.finished.connect(self._ask_done)

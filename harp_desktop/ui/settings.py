@@ -24,6 +24,8 @@ class Settings:
     fusion: str = "rrf"
     follow: bool = True
     annotator: str = ""  # name recorded with each marked evidence span (empty: the login name)
+    audio_model: str = ""  # audio-capable GGUF for evidence audio|multimodal (empty: $HARP_AUDIO_MODEL)
+    audio_projector: str = ""  # its mmproj projector (empty: $HARP_AUDIO_PROJECTOR)
 
     def library_dir(self) -> str:
         return self.library or str(default_library_dir())

@@ -1,4 +1,4 @@
-"""Settings: ASR profile, language model, library location, threads."""
+"""Settings: ASR profile, language model, library location, threads, optional audio model."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from harp_desktop import weights
+from harp_desktop.agent.audio_evidence import ENV_MODEL, ENV_PROJECTOR
 from harp_desktop.agent.llm import LLM_CHOICES
 from harp_desktop.ui.settings import Settings
 
@@ -59,12 +60,36 @@ class SettingsDialog(QDialog):
         form.addRow("Language model", self.llm)
         form.addRow("Library folder", row)
         form.addRow("Threads", self.threads)
+        # Evidence audio / multimodal: a user-supplied audio GGUF + its mmproj (none is bundled).
+        self.audio_model = self._gguf_row(form, "Audio model", settings.audio_model, ENV_MODEL,
+                                          "An audio-capable GGUF, used when Evidence is audio or multimodal")
+        self.audio_projector = self._gguf_row(form, "Audio projector", settings.audio_projector, ENV_PROJECTOR,
+                                              "The model's multimodal projector (mmproj GGUF with an audio encoder)")
         form.addRow(QLabel("<small>A new ASR profile applies to recordings indexed from now on; use "
                            "\u201cIndex again\u201d in the library to re-run a recording.</small>", self))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
+
+    def _gguf_row(self, form: QFormLayout, label: str, value: str, env: str, tip: str) -> QLineEdit:
+        edit = QLineEdit(value, self)
+        edit.setPlaceholderText(os.environ.get(env) or "not set (audio evidence falls back to metadata)")
+        edit.setToolTip(f"{tip}. Empty: ${env}.")
+        edit.setAccessibleName(label)
+        browse = QPushButton("Browse\u2026", self)
+        browse.setAccessibleName(f"Browse for the {label.lower()}")
+        browse.clicked.connect(lambda: self._browse_file(edit, label))
+        row = QHBoxLayout()
+        row.addWidget(edit, 1)
+        row.addWidget(browse)
+        form.addRow(label, row)
+        return edit
+
+    def _browse_file(self, edit: QLineEdit, label: str) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, label, edit.text(), "GGUF files (*.gguf);;All files (*)")
+        if path:
+            edit.setText(path)
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Library folder", self.library.text()
@@ -77,3 +102,5 @@ class SettingsDialog(QDialog):
         settings.llm = self.llm.currentData()
         settings.library = self.library.text().strip()
         settings.threads = self.threads.value()
+        settings.audio_model = self.audio_model.text().strip()
+        settings.audio_projector = self.audio_projector.text().strip()

@@ -203,11 +203,12 @@ class AskTask(Task):
 
     def __init__(self, folder: Path, ref: str, question: str, cue: str | None = None, llm_choice: str | None = None,
                  retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf",
-                 models: ModelCache = SHARED_MODELS) -> None:
+                 models: ModelCache = SHARED_MODELS, audio=None) -> None:
         super().__init__()
         self.folder, self.ref, self.question, self.cue = Path(folder), ref, question, cue
         self.llm_choice, self.retrieval, self.evidence, self.fusion = llm_choice, retrieval, evidence, fusion
         self.models = models
+        self.audio = audio  # AudioModelConfig (evidence audio|multimodal)
 
     def work(self) -> dict:
         llm = None
@@ -226,7 +227,7 @@ class AskTask(Task):
         lib.models = self.models
         try:
             answer = lib.ask(self.ref, self.question, self.cue, llm=llm, retrieval=self.retrieval,
-                             evidence=self.evidence, fusion=self.fusion)
+                             evidence=self.evidence, fusion=self.fusion, audio=self.audio)
         finally:
             lib.close()
         return answer.to_json()
