@@ -101,7 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     app.setDesktopFileName("harp-desktop")
     if ICON.exists():
         app.setWindowIcon(QIcon(str(ICON)))
-    window = MainWindow(library_dir=args.library, asr_profile=args.asr)
+    from harp_desktop.store.crypto import PassphraseError
+
+    try:
+        window = MainWindow(library_dir=args.library, asr_profile=args.asr)
+    except PassphraseError as exc:  # an encrypted library whose passphrase dialog was cancelled
+        print(f"harp-desktop: {exc}", file=sys.stderr)
+        return 1
     window.show()
     if args.recording:
         QTimer.singleShot(0, lambda: window.open_path(args.recording))

@@ -40,10 +40,20 @@ def _watch_stdin(stop: threading.Event) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 3:
-        print("usage: python -m harp_desktop.ui.index_worker LIBRARY PATH OPTIONS_JSON", file=sys.stderr)
+    key_on_stdin = args[3:] == ["--key-on-stdin"]
+    if len(args) != 3 and not key_on_stdin:
+        print("usage: python -m harp_desktop.ui.index_worker LIBRARY PATH OPTIONS_JSON [--key-on-stdin]",
+              file=sys.stderr)
         return 2
-    folder, path, options_json = args
+    folder, path, options_json = args[:3]
+    if key_on_stdin:  # an encrypted library: the GUI writes its unlocked key as the first line
+        from harp_desktop.store import crypto
+
+        key = crypto.LibraryKey.from_export(sys.stdin.readline())
+        if not crypto.verify(Path(folder), key):
+            print(f"index_worker: the key given for {folder} does not open it", file=sys.stderr)
+            return 2
+        crypto.remember(Path(folder), key)
     out = _protocol_stream()
     if hasattr(os, "nice"):
         os.nice(10)  # background work: the window (and playback) get the CPU first

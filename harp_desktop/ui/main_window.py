@@ -30,7 +30,8 @@ from harp_desktop.agent.audio_evidence import AudioModelConfig
 from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
 from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED
 from harp_desktop.paths import REPO_ROOT
-from harp_desktop.ui import annotate_menu, colors, envelope
+from harp_desktop.store.crypto import PassphraseError
+from harp_desktop.ui import annotate_menu, colors, envelope, passphrase
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
@@ -84,7 +85,10 @@ class MainWindow(QMainWindow):
         self.settings = Settings.load(self.store)
         if asr_profile:
             self.settings.asr_profile = asr_profile
-        self.lib = Library(library_dir or self.settings.library_dir())
+        folder = library_dir or self.settings.library_dir()
+        if not passphrase.unlock_with_dialog(folder):  # an encrypted library: asked before anything opens
+            raise PassphraseError(f"the encrypted library {folder} was not unlocked")
+        self.lib = Library(folder)
         self.runner = TaskRunner(self)
         self.player = Player(self)
         self.data: rd.RecordingData | None = None
@@ -108,6 +112,7 @@ class MainWindow(QMainWindow):
         self._wire()
         self.annotation = annotate_menu.install(self)  # Annotate menu, dock, Evaluate view
         self.exporting = ExportActions(self)  # Export menu + buttons, export history
+        passphrase.install(self)  # File > New encrypted library...
         self._restore_layout()
         self._apply_audio_state()
         self.refresh_library()
@@ -652,11 +657,15 @@ class MainWindow(QMainWindow):
             self.switch_library(self.settings.library_dir())
 
     def switch_library(self, folder: str) -> None:
+        if not passphrase.unlock_with_dialog(folder, self):
+            self.statusBar().showMessage(f"The encrypted library {folder} was not unlocked; still using "
+                                         f"{self.lib.folder}", 8000)
+            return
         self.cancel_indexing()
         self.cancel_ask()
         self.player.set_audio(None)
+        self.queue.forget()  # before close(): forgetting refreshes the library list from the old library
         self.lib.close()
-        self.queue.forget()
         self.lib = Library(folder)
         self.data, self.current_path = None, None
         self.setWindowTitle(APP_TITLE)

@@ -28,6 +28,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from harp_desktop.api import Cancelled, IndexOptions, IndexResult, Library, Progress
 from harp_desktop.index.context import ModelCache
 from harp_desktop.paths import REPO_ROOT
+from harp_desktop.store import crypto
 from harp_desktop.ui import envelope
 
 log = logging.getLogger(__name__)
@@ -139,9 +140,15 @@ class IndexTask(Task):
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
         cmd = [sys.executable, "-m", "harp_desktop.ui.index_worker", str(self.folder), str(self.path),
                json.dumps(dataclasses.asdict(self.options))]
+        key = crypto.unlocked(self.folder) if crypto.is_encrypted(self.folder) else None
+        if key is not None:
+            cmd.append("--key-on-stdin")  # an encrypted library: the key goes over the pipe, never argv or env
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, encoding="utf-8", env=env)
         self._proc = proc
+        if key is not None:
+            proc.stdin.write(key.export() + "\n")
+            proc.stdin.flush()
         lines: queue.Queue[str | None] = queue.Queue()
         err_tail: deque[str] = deque(maxlen=20)
 
