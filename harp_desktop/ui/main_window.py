@@ -637,8 +637,10 @@ class MainWindow(QMainWindow):
             return
         audio = envelope.open_cache(self.data.audio_cache)
         clip = np.asarray(audio[int(a * SAMPLE_RATE):int(b * SAMPLE_RATE)], dtype=np.float32)
-        path = Path(self._cue_dir.name) / f"selection_{a:.2f}-{b:.2f}.wav"
-        sf.write(path, clip, SAMPLE_RATE, subtype="FLOAT")
+        path = passphrase.memory_clip(clip, SAMPLE_RATE) if self.lib.encrypted else None  # never in /tmp
+        if path is None:
+            path = Path(self._cue_dir.name) / f"selection_{a:.2f}-{b:.2f}.wav"
+            sf.write(path, clip, SAMPLE_RATE, subtype="FLOAT")
         self.ask_panel.set_cue(str(path), f"selection {span_text(a, b)} ({b - a:.1f} s)")
 
     def _on_answer_shown(self, answer: dict | None) -> None:

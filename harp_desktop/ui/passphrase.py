@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
+import soundfile as sf
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -129,6 +131,24 @@ def create_encrypted_library(window, dialog=PassphraseDialog, folder: str | None
     window.settings.save(window.store)
     window.switch_library(str(target))
     return True
+
+
+_memory_cue_fd: int | None = None
+
+
+def memory_clip(clip: np.ndarray, rate: int) -> str | None:
+    """An example clip cut from an encrypted library's recording, as a WAV in memory (a Linux
+    memfd, opened by path like a file); None where there is no memfd (the caller uses a temp
+    file). Only the latest is kept: the ask panel holds one cue at a time."""
+    global _memory_cue_fd
+    if not hasattr(os, "memfd_create") or not Path("/proc/self/fd").is_dir():
+        return None
+    if _memory_cue_fd is not None:
+        os.close(_memory_cue_fd)
+    _memory_cue_fd = os.memfd_create("harp-cue", 0)
+    path = f"/proc/self/fd/{_memory_cue_fd}"
+    sf.write(path, clip, rate, format="WAV", subtype="FLOAT")
+    return path
 
 
 def install(window) -> None:

@@ -3,7 +3,10 @@ creation warning, and indexing + asking through the child process with the key o
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import soundfile as sf
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
 from harp_desktop.api import Library
@@ -89,6 +92,14 @@ def test_window_creates_indexes_and_asks_in_an_encrypted_library(qtbot, make_win
     with qtbot.waitSignal(w.answerReady, timeout=60_000) as got:
         w.ask_panel.ask("Does the patient have chest pain?")
     assert got.args[0]["evidence"]
+    w.waveform.set_selection(5.2, 7.0)
+    w.cue_from_selection()  # an example clip cut from the recording: in memory, not in /tmp
+    cue = w.ask_panel.cue()
+    assert cue.startswith("/proc/self/fd/") and sf.info(cue).duration == pytest.approx(1.8, abs=0.01)
+    assert not any(Path(w._cue_dir.name).iterdir())
+    with qtbot.waitSignal(w.answerReady, timeout=60_000) as got:
+        w.ask_panel.ask("Who speaks like this?")
+    assert got.args[0]["answer"]
     files = [p for p in target.rglob("*") if p.is_file() and p.suffix in (".f32", ".hnsw", ".npz")]
     assert {p.suffix for p in files} == {".f32", ".hnsw", ".npz"}
     assert all(sealed.is_sealed(p) for p in files)
