@@ -30,6 +30,7 @@ from harp_desktop.agent.audio_evidence import AudioModelConfig
 from harp_desktop.audio.decode import open_cache
 
 _loaded: dict[tuple, AudioLLM] = {}
+_failed: dict[tuple, str] = {}  # same files, same failure: not re-loaded (a multi-GB model) per question
 _load_lock = threading.Lock()
 FALLBACK = "used the metadata evidence path"
 
@@ -266,8 +267,14 @@ def load_audio_llm(config: AudioModelConfig) -> AudioLLM:
     model, projector = check_files(config)
     key = tuple((str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in (model, projector))
     with _load_lock:
+        if key in _failed:
+            raise AudioLLMError(_failed[key])
         if key not in _loaded:
-            _loaded[key] = AudioLLM(config)
+            try:
+                _loaded[key] = AudioLLM(config)
+            except AudioLLMError as exc:
+                _failed[key] = str(exc)
+                raise
         return _loaded[key]
 
 

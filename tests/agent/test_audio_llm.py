@@ -63,6 +63,11 @@ def projectors(tmp_path_factory) -> dict[str, Path]:
     }
 
 
+@pytest.fixture(autouse=True)
+def no_remembered_failures(monkeypatch):
+    monkeypatch.setattr(audio_llm, "_failed", {})
+
+
 def note_for(config: AudioModelConfig, mode: str = "audio", llm_allowed: bool = True) -> str:
     notes: list[str] = []
     assert audio_llm.prepare(mode, config, llm_allowed, notes) is None
@@ -111,8 +116,10 @@ def test_vision_only_projector_is_refused_clearly(smol_path, projectors):
 
 def test_projector_that_llama_cpp_cannot_load_with_the_model(smol_path, projectors):
     assert audio_llm.projector_caps(projectors["audio_no_weights"]) == (False, True)
-    note = note_for(AudioModelConfig(str(smol_path), str(projectors["audio_no_weights"])))
+    cfg = AudioModelConfig(str(smol_path), str(projectors["audio_no_weights"]))
+    note = note_for(cfg)
     assert "could not load the projector audio.gguf with the model" in note and "matching pair" in note
+    assert note_for(cfg) == note and len(audio_llm._failed) == 1  # remembered: the model is not loaded again
 
 
 def test_corrupt_model_gguf(tmp_path, projectors):
