@@ -6,12 +6,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from harp_desktop.agent import chain
+from harp_desktop.agent import chain, replies
 from harp_desktop.agent.plan import Plan
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
 INJECTION = re.compile(r"\b(ignore|disregard|forget)\b.{0,40}\b(instruction|prompt|rule|previous)s?\b", re.I)
+# What the patient says / reports: then the answering side's turns count, not the clinician's.
+PATIENT_SAYS = re.compile(r"\bpatient\b.{0,60}\b(say|said|says|report|reports|reported|mention\w*|tell|tells|told|"
+                          r"describe\w*|complain\w*|give|gives|gave|deny|denies|denied)\b|\baccording to the patient\b",
+                          re.I)
 NEGATION = re.compile(r"\b(no|not|never|n't|denies|denied|without|none)\b", re.I)
 
 SYSTEM = (
@@ -110,9 +114,18 @@ def negated(text: str, keywords: list[str]) -> bool | None:
     return None
 
 
-def extractive(plan: Plan, question: str, evidence: list[Evidence]) -> tuple[str, str, bool]:
-    """No language model: the best-ranked evidence, quoted, with a cautious first line."""
-    ranked = sorted(evidence, key=lambda e: -e.scores.get("fused", max(e.scores.values(), default=0)))
+def extractive(plan: Plan, question: str, evidence: list[Evidence],
+               shares: dict[str, tuple[int, float]] | None = None) -> tuple[str, str, bool]:
+    """No language model: the best-ranked evidence, quoted, with a cautious first line.
+
+    Statements outrank questions at equal score (the reply to "do you smoke?" answers, the
+    question does not); a question about what the patient said looks at the answering side.
+    """
+    ranked = sorted(evidence, key=lambda e: (-e.scores.get("fused", max(e.scores.values(), default=0)),
+                                             replies.asks(e.text)))
+    answering = patient_side(question, ranked, shares)
+    if answering is not None:
+        ranked = answering + [e for e in ranked if e not in answering]
     top = [e for e in ranked if e.text.strip()][:2]
     if not top:
         return ("No" if plan.intent == "yesno" else "Not found"), "No matching evidence was found.", False
@@ -123,15 +136,28 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence]) -> tuple[str
         hit = [e for e in ranked if e.scores.get("keyword", 0) >= 0.5 and e.text.strip()]
         if not hit:
             return "No", "No speech in the recording mentions it (no keyword match).", False
+        if answering is not None and not any(e in answering for e in hit):
+            return "No", (f'Only the clinician mentions it: "{hit[0].text.strip()[:160]}" {chain.span(hit[0])}; '
+                          "the patient does not (extractive answer: no language model used)."), True
         best, quote = hit[0], hit[0].text.strip()[:200]
         top = hit[:2]
         first = "No" if negated(quote, [w for t in plan_terms(plan) for w in t.split()]) else "Yes"
     elif plan.intent == "when":
         first = format_clock(best.start_s)
     else:
-        first = quote.split(".")[0][:100]
+        first = re.split(r"(?<=[.!?])\s+", quote)[0][:100]
     cites = " ".join(chain.span(e) for e in top)
     return first, f'Closest evidence: "{quote}" {cites} (extractive answer: no language model used).', True
+
+
+def patient_side(question: str, evidence: list[Evidence],
+                 shares: dict[str, tuple[int, float]] | None) -> list[Evidence] | None:
+    """The answering side's evidence when the question is about what the patient says, else None.
+
+    Roles come from how often each speaker asks questions (clinicians ask, patients answer)."""
+    if not shares or not PATIENT_SAYS.search(question):
+        return None
+    return [e for e in evidence if shares.get(e.speaker or "", (0, 1.0))[1] < 0.3]
 
 
 def plan_terms(plan: Plan) -> list[str]:

@@ -19,6 +19,7 @@ from harp_desktop.agent import audio_llm, verify
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
+from harp_desktop.agent.replies import add_replies
 from harp_desktop.agent.rules import rule_plan
 from harp_desktop.agent.settle import settle, settle_who
 from harp_desktop.audio.decode import load_clip
@@ -178,6 +179,9 @@ class Asker:
             # moments for free-text questions (answers often span two turns), HARP's 3 otherwise.
             k = None if es.all_matches or plan.intent == "speaker" else (5 if plan.intent in ("text", "yesno") else 3)
             fused = fuse(items, self.fusion, k)
+            if plan.intent in ("text", "yesno") and not (plan.target_event or plan.target_emotion):
+                fused = add_replies(fused, tools.segments_in(es.start_s, es.end_s),
+                                    lambda seg, score: tools.from_segment(seg, "reply", score))
             if es.all_matches and plan.target_event:
                 fused = [e for e in fused if "label" in e.scores or "audio_emb" in e.scores]
             evidence += fused if k is not None or len(fused) <= 40 else fused[:40]
@@ -199,7 +203,7 @@ class Asker:
             hint = ans.speaker_hint(evidence, shares)
             first, rationale, supported = self._reason(question, plan, evidence, notes, hint, shares)
         else:
-            first, rationale, supported = ans.extractive(plan, question, evidence)
+            first, rationale, supported = ans.extractive(plan, question, evidence, tools.question_share())
         timings["answer"] = time.perf_counter() - t0
         verdict = verify.check(rationale, evidence)
         if verdict.dropped:
@@ -223,8 +227,8 @@ class Asker:
 
     def _reason(self, question: str, plan: Plan, evidence: list, notes: list[str],
                 hint: str = "", shares: dict | None = None) -> tuple[str, str, bool]:
-        shares = shares or {}
         """EChO reasoning: one or two passes (evidence order / temperature), arbitrated in code."""
+        shares = shares or {}
         if not evidence:
             return ("No" if plan.intent == "yesno" else "Not found"), "No matching evidence was found.", False
         schema = ans.answer_schema(plan.intent, len(evidence))
@@ -247,7 +251,7 @@ class Asker:
                 notes.append(f"reasoning pass {n + 1} failed ({str(exc)[:80]})")
         if not passes:
             notes.append("the model gave no usable answer; used the extractive answer")
-            return ans.extractive(plan, question, evidence)
+            return ans.extractive(plan, question, evidence, shares)
         if len(passes) == 2 and passes[0][0].lower() != passes[1][0].lower():
             notes.append(f"the two reasoning passes disagreed ({passes[0][0]!r} vs {passes[1][0]!r}); "
                          "kept the one with better-grounded citations")
@@ -262,9 +266,13 @@ class Asker:
             terms = [w for t in ans.plan_terms(plan) for w in t.split()]
             # "Did the patient say...": only what the answering side said counts, not the
             # clinician's questions ("are you short of breath?") or advice.
-            pool = evidence
-            if re.search(r"\bpatient\b", question, re.I) and shares:
-                pool = [e for e in evidence if shares.get(e.speaker or "", (0, 1.0))[1] < 0.3]
+            pool = ans.patient_side(question, evidence, shares)
+            if pool is not None and not _mentions(pool, ans.plan_terms(plan)):
+                said = next((e for e in evidence if _mentions([e], ans.plan_terms(plan))), None)
+                notes.append("the model said Yes, but only the clinician mentions it; answered No")
+                return "No", (f"Only the clinician mentions it {span(said)}; the patient does not." if said
+                              else "The patient does not mention it."), said is not None
+            pool = evidence if pool is None else pool
             statements = [(s, e) for e in pool for s in re.split(r"(?<=[.!?])\s+", e.text) if not s.endswith("?")]
             verdicts = [(ans.negated(s, terms), s, e) for s, e in statements]
             denials = [(s, e) for v, s, e in verdicts if v is True]
