@@ -121,8 +121,9 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence],
     Statements outrank questions at equal score (the reply to "do you smoke?" answers, the
     question does not); a question about what the patient said looks at the answering side.
     """
-    ranked = sorted(evidence, key=lambda e: (-e.scores.get("fused", max(e.scores.values(), default=0)),
-                                             replies.asks(e.text)))
+    ranked = sorted(evidence, key=lambda e: -e.scores.get("fused", max(e.scores.values(), default=0)))
+    if plan.intent == "text":  # a question is rarely the answer: statements first, each side in rank order
+        ranked = [e for e in ranked if not replies.asks(e.text)] + [e for e in ranked if replies.asks(e.text)]
     answering = patient_side(question, ranked, shares)
     if answering is not None:
         ranked = answering + [e for e in ranked if e not in answering]

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from harp_desktop.agent import answer as ans
-from harp_desktop.agent import audio_llm, verify
+from harp_desktop.agent import audio_llm, sections, verify
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
@@ -59,6 +59,18 @@ def _mentions(evidence: list, terms: list[str]) -> bool:
     stems = [t.lower()[:5] for term in terms for t in term.split() if len(t) > 3]
     words = {w for e in evidence for w in re.findall(r"[a-z']+", e.text.lower())}
     return any(w.startswith(s) for s in stems for w in words)
+
+
+def narrow_to_dialogue(plan: Plan, tools: RecordingTools) -> None:
+    """"During the consultation": search the longest two-voice exchange, and say so."""
+    found = sections.dialogue_span(tools.segments_in(0.0, float("inf")))
+    if found is None:
+        plan.notes.append("no two-person exchange was found for 'the consultation'; searched the whole recording")
+        return
+    for es in plan.sets:
+        es.start_s, es.end_s = max(es.start_s, found[0]), min(es.end_s, found[1])
+    plan.notes.append(f"'the consultation' -> the longest two-person exchange, "
+                      f"{format_clock(found[0])}-{format_clock(found[1])}")
 
 
 class Asker:
@@ -167,6 +179,8 @@ class Asker:
         timings["plan"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         tools = RecordingTools(self.lib, rec)
+        if sections.DIALOGUE.search(question) and localize(question, rec["duration_s"]) is None:
+            narrow_to_dialogue(plan, tools)
         results: list[ToolResult] = []
         evidence = []
         if given_spans is not None:  # the oracle: annotated truth replaces retrieval

@@ -51,6 +51,8 @@ SOUND_QUALITIES = {
 }
 ABOUT_SPEECH = r"\bsay|\bsaid\b|\bmention\w*|\breport\w*|\btell|\btold\b|\bdescrib\w*|\bcomplain\w*"
 ABOUT_SOUND = r"\bsound\w*|\bhear\b|\bheard\b|\blisten\w*|\baudibl\w*|\bjudg\w*"
+SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate )?(people|speakers|voices|persons|individuals)\b",
+                           re.I)
 STOP = set("""a an the is are was were be been being do does did doing have has had having can could would should
 will shall may might must of in on at to for from by with about as into over after before between during through
 and or but if then than so that this these those there here what which who whom whose when where why how any
@@ -131,6 +133,9 @@ def rule_plan(question: str, duration_s: float, has_cue: bool) -> Plan:
         return plan
     if a.intent == "speaker":
         calls.append(ToolCall("speaker", {"cue": True}))
+        all_matches = True
+    elif a.intent == "count" and SPEAKER_COUNT.search(question) and not a.event:
+        calls.append(ToolCall("time", {}))  # every turn in the window: code counts the voices
         all_matches = True
     elif a.event:
         calls.append(ToolCall("label", {"label": a.event, "kind": "event"}))

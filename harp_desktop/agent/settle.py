@@ -12,7 +12,7 @@ from rapidfuzz import fuzz
 
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.plan import Plan
-from harp_desktop.agent.rules import SOUND_QUALITIES
+from harp_desktop.agent.rules import SOUND_QUALITIES, SPEAKER_COUNT
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
@@ -97,7 +97,24 @@ def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, b
                 f"{span(items[0])} (p={items[0].scores['label']:.2f}); also {_cites(items[1:]) or 'none'}.", True)
     if plan.intent == "emotion":
         return settle_emotion_state(plan, evidence)
+    if plan.intent == "count" and SPEAKER_COUNT.search(what):
+        return count_voices(evidence)
     return None
+
+
+MIN_VOICE_S = 1.0  # a diarized "speaker" with less speech than this is a fragment, not a person
+
+
+def count_voices(evidence: list[Evidence]) -> tuple[str, str, bool]:
+    said: dict[str, list[Evidence]] = {}
+    for e in sorted(evidence, key=lambda e: e.start_s):
+        if e.speaker and e.text.strip():
+            said.setdefault(e.speaker, []).append(e)
+    voices = {k: v for k, v in said.items() if sum(e.end_s - e.start_s for e in v) >= MIN_VOICE_S}
+    if not voices:
+        return "0", "No speech was found in the searched window.", False
+    parts = "; ".join(f"{k} from {span(v[0])} ({len(v)} turn(s))" for k, v in voices.items())
+    return str(len(voices)), f"{len(voices)} distinct voice(s) speak: {parts}.", True
 
 
 WHO = re.compile(r"\bwho\b.*\b(the )?(doctor|clinician|nurse|gp)\b.*\bor\b.*\b(the )?patient\b"
@@ -112,7 +129,10 @@ def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[
     topic = [w for w in re.findall(r"[a-z]{5,}", question.lower()) if w not in roles]
     scored = [(max((fuzz.partial_ratio(w, e.text.lower().replace(" ", "")) for w in topic), default=0), e)
               for e in evidence if e.speaker]
-    hits = [e for s, e in sorted(scored, key=lambda x: -x[0]) if s >= 80]
+    ranked = sorted(scored, key=lambda x: -x[0])
+    hits = [e for s, e in ranked if s >= 80]
+    if not hits and ranked and ranked[0][0] >= 65 and ranked[0][0] - (ranked[1][0] if len(ranked) > 1 else 0) >= 15:
+        hits = [ranked[0][1]]  # a misheard name ("ear oxine"), far closer than anything else
     if not m or not hits:
         return None
     clinician = next(w for w in ("doctor", "clinician", "nurse", "gp") if re.search(rf"\b{w}\b", question, re.I))
