@@ -75,7 +75,7 @@ def narrow_to_dialogue(plan: Plan, tools: RecordingTools) -> None:
 
 class Asker:
     def __init__(self, library, llm=None, retrieval: str = "hybrid", evidence: str = "metadata",
-                 fusion: str = "rrf", two_pass: bool = True, audio=None) -> None:
+                 fusion: str = "rrf", two_pass: bool = True, audio: audio_llm.AudioModelConfig | None = None) -> None:
         if retrieval not in RETRIEVAL_MODES:
             raise ValueError(f"unknown retrieval mode '{retrieval}'")
         if evidence not in EVIDENCE_MODES:

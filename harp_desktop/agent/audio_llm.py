@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,7 +27,14 @@ from harp_desktop import weights
 from harp_desktop.agent import answer as ans
 from harp_desktop.agent import audio_evidence as ae
 from harp_desktop.agent.audio_evidence import AudioModelConfig
+from harp_desktop.agent.plan import Plan
 from harp_desktop.audio.decode import open_cache
+from harp_desktop.types import Evidence
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from harp_desktop.api import Library
 
 _loaded: dict[tuple, AudioLLM] = {}
 _failed: dict[tuple, str] = {}  # same files, same failure: not re-loaded (a multi-GB model) per question
@@ -43,7 +50,7 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _quiet():
+def _quiet() -> AbstractContextManager:
     """Silence llama.cpp's C-side logging to fd 1/2 (the clip loader prints every tensor)."""
     from llama_cpp._utils import suppress_stdout_stderr
 
@@ -77,7 +84,7 @@ def check_files(config: AudioModelConfig) -> tuple[Path, Path]:
     return model, projector
 
 
-def _mtmd():
+def _mtmd() -> tuple[Any, Any]:
     try:
         import llama_cpp
         import llama_cpp.mtmd_cpp as mtmd
@@ -195,7 +202,7 @@ class AudioLLM:
                     continue
         return f"{system}\n\nUser: {user}\nAssistant:", False
 
-    def _chunks(self, chunks) -> Iterable[tuple[str, Any]]:
+    def _chunks(self, chunks: Any) -> Iterable[tuple]:
         m = self._mtmd
         for i in range(m.mtmd_input_chunks_size(chunks)):
             chunk = m.mtmd_input_chunks_get(chunks, i)
@@ -296,8 +303,8 @@ def prepare(mode: str, config: AudioModelConfig | None, llm_allowed: bool, notes
     return None
 
 
-def answer(model: AudioLLM, lib, rec: dict, question: str, plan, evidence: list, mode: str,
-           notes: list[str]) -> tuple[str, str, bool] | None:
+def answer(model: AudioLLM, lib: Library, rec: dict, question: str, plan: Plan, evidence: list[Evidence],
+           mode: str, notes: list[str]) -> tuple[str, str, bool] | None:
     """Answer from clips (+ metadata for multimodal); None, with a note, sends the metadata path on."""
     if not evidence:
         return None

@@ -236,3 +236,13 @@ def test_user_model_checksums_are_real_and_remembered(smol_path, monkeypatch):
     assert weights.file_sha256(smol_path) == want
     monkeypatch.setattr(weights, "sha256_file", lambda p: pytest.fail("re-hashed a stamped file"))
     assert weights.file_sha256(smol_path) == want  # the stamp (size, mtime, inode) answers
+
+
+def test_prompt_goes_through_the_models_own_chat_template(smol):
+    """AudioLLM.render on a real GGUF's template (SmolLM2's, ChatML): markers survive untouched."""
+    shell = object.__new__(audio_llm.AudioLLM)  # only the chat-template half: no projector exists here
+    shell._llama = smol._llama
+    user = f"E1 [00:01-00:06] audio: {MEDIA_MARKER}\nE2 [00:34-00:35] audio: {MEDIA_MARKER}\n\nQuestion: who coughs?"
+    text, has_special = shell.render(ae.AUDIO_SYSTEM, user)
+    assert has_special and text.count(MEDIA_MARKER) == 2
+    assert text.index(ae.AUDIO_SYSTEM[:30]) < text.index(MEDIA_MARKER) < text.rindex("<|im_start|>assistant")
