@@ -165,7 +165,8 @@ class AudioLLM:
         if not mtmd.mtmd_support_audio(ctx):
             self.close()
             raise AudioLLMError(f"the projector {proj_path.name} loaded but does not take audio")
-        self.sample_rate = int(mtmd.mtmd_get_audio_sample_rate(ctx))
+        rate = int(mtmd.mtmd_get_audio_sample_rate(ctx))  # -1 when unknown: Whisper-style encoders take 16 kHz
+        self.sample_rate = rate if rate > 0 else ae.SAMPLE_RATE
         self.marker = (mtmd.mtmd_default_marker() or ae.MEDIA_MARKER.encode()).decode()
         self.load_seconds = time.perf_counter() - t0
         self.model_path, self.projector_path = model_path, proj_path
