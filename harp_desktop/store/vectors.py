@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections import OrderedDict
 from pathlib import Path
 
 import hnswlib
@@ -26,6 +27,8 @@ class VectorStore:
         # An encrypted library seals each index (hnswlib pickles to bytes, then AES-GCM);
         # raises if that library is locked, so an index is never written in the clear.
         self.key = crypto.key_for(Path(library_folder))
+        # Decrypted indexes by (path, mtime, size): a question searches the same index several times.
+        self._opened: OrderedDict[tuple, hnswlib.Index] = OrderedDict()
 
     def path(self, sha256: str, space: str) -> Path:
         return self.root / sha256 / f"{space}.hnsw"
@@ -63,7 +66,13 @@ class VectorStore:
                 raise crypto.PassphraseError(f"{p} is encrypted but its library's key file is missing")
             # Only hnswlib.Index pickles are ever sealed here, by this library's own key (AES-GCM
             # authenticated), so unpickling cannot be fed a stranger's bytes.
-            return pickle.loads(sealed.read_blob(p, self.key, f"vectors/{sha256}/{space}"))
+            st = p.stat()
+            ident = (str(p), st.st_mtime_ns, st.st_size)
+            if ident not in self._opened:
+                self._opened[ident] = pickle.loads(sealed.read_blob(p, self.key, f"vectors/{sha256}/{space}"))
+                while len(self._opened) > 6:
+                    self._opened.popitem(last=False)
+            return self._opened[ident]
         index = hnswlib.Index(space="cosine", dim=SPACES[space])
         index.load_index(str(p))
         return index

@@ -207,3 +207,42 @@ def test_delete_removes_everything_of_the_recording(enc, monkeypatch, capsys, tm
     left = [p.relative_to(folder) for p in folder.rglob("*") if p.is_file()]
     assert sorted(str(p) for p in left) == ["encryption.json", "library.sqlite"], left
     assert _found(folder, secrets) == []
+
+
+def test_a_tampered_or_swapped_sealed_file_is_refused(enc, tmp_path):
+    import shutil
+
+    from harp_desktop.store.vectors import VectorStore
+
+    src, res, _, _, _ = enc
+    folder = tmp_path / "copy"
+    shutil.copytree(src, folder)
+    key = crypto.unlock(folder, PASS)
+    vdir = folder / "vectors" / res.sha256
+    shutil.copy(vdir / "speaker.hnsw", vdir / "text.hnsw")  # right key, wrong file: its name is in the tag
+    with pytest.raises(crypto.PassphraseError, match="damaged or belongs to another library"):
+        VectorStore(folder).load(res.sha256, "text")
+    blob = bytearray((vdir / "audio.hnsw").read_bytes())
+    blob[40] ^= 1
+    with pytest.raises(crypto.PassphraseError, match="damaged"):
+        sealed.unseal(key, bytes(blob), f"vectors/{res.sha256}/audio")
+    cache = folder / "audio" / f"{res.sha256}.f32"
+    cache.write_bytes(cache.read_bytes()[:-100])  # a truncated audio cache fails, never reads short
+    with pytest.raises(crypto.PassphraseError, match="damaged"):
+        sealed.read_stream(cache, key, f"audio/{cache.name}")
+    (folder / "encryption.json").write_text('{"format": "something else"}')
+    crypto.forget(folder)
+    with pytest.raises(crypto.PassphraseError, match="damaged or from a newer HARP Desktop"):
+        Library(folder, PASS)
+
+
+def test_without_the_encryption_extra_the_message_says_what_to_install(enc, monkeypatch, capsys):
+    folder, res, _, _, _ = enc
+    crypto.forget(folder)
+    monkeypatch.setitem(sys.modules, "cryptography.hazmat.primitives.ciphers.aead", None)
+    monkeypatch.setenv("HARP_PASSPHRASE", PASS)
+    assert main(["show", res.sha256[:12], "--library", str(folder)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == ("harp: error: encrypted libraries need the 'encryption' extra: pip install "
+                   "'harp-desktop[encryption]' (installer/setup.sh installs it)")
+    assert crypto.unlocked(folder) is None
