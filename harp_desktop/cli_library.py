@@ -12,6 +12,8 @@ from pathlib import Path
 
 from harp_desktop.store.crypto import LOST_PASSPHRASE_WARNING, PassphraseError
 
+_warned = False  # the creation prompt showed the warning already
+
 
 def prompt_passphrase(folder: Path, creating: bool) -> str | None:
     """Ask on the terminal; None when there is none (a script, CI): the caller says what to set."""
@@ -19,7 +21,9 @@ def prompt_passphrase(folder: Path, creating: bool) -> str | None:
         return None
     if not creating:
         return getpass.getpass(f"Passphrase for the encrypted library {folder}: ")
+    global _warned
     print(f"warning: {LOST_PASSPHRASE_WARNING}", file=sys.stderr)
+    _warned = True
     first = getpass.getpass(f"New passphrase for {folder}: ")
     if first != getpass.getpass("Repeat the passphrase: "):
         raise PassphraseError("the two passphrases differ; nothing was created")
@@ -36,6 +40,6 @@ def cmd_init(args) -> int:
         kind = "encrypted" if lib.encrypted else "plain (not encrypted)"
         state = "already exists" if existed or n else "ready"
         print(f"{lib.folder}: {kind} library {state}; {n} recording(s)")
-        if lib.encrypted and not existed:
+        if lib.encrypted and not existed and not _warned:  # $HARP_PASSPHRASE: no prompt showed it
             print(f"warning: {LOST_PASSPHRASE_WARNING}", file=sys.stderr)
     return 0
