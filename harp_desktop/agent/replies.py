@@ -13,6 +13,7 @@ from harp_desktop.types import Evidence
 
 REPLY_GAP_S = 4.0  # a reply starts within this many seconds of the question's end
 MAX_REPLIES = 3
+REPLY_WEIGHT = 0.9
 
 
 def asks(text: str) -> bool:
@@ -52,7 +53,8 @@ def add_replies(evidence: list[Evidence], segments: list[dict], make) -> list[Ev
         seg = reply_to(segments, e.segment_id)
         if seg is None or seg["id"] in have:
             continue
-        item = make(seg, e.scores.get("fused", 0.0))
+        # Just below its question: a reply found only through its question must not outrank a direct hit.
+        item = make(seg, REPLY_WEIGHT * e.scores.get("fused", 0.0))
         added.append(item)
         have.add(seg["id"])
     return sorted(evidence + added, key=lambda e: e.start_s)

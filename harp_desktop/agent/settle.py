@@ -18,6 +18,7 @@ from harp_desktop.types import Evidence
 
 VOICE_MATCH = 0.745  # best-window cosine between the cue's voice and a segment's (GE2E), tuned on dev
 VOICE_NEAR_BEST = 0.06
+QUOTE_MATCH = 80  # "They're talking by the door" is ASR's take on "Kids are talking by the door" (80)
 EMOTION_MIN = 0.6  # calibrated probability for "someone sounds <emotion>"; 0.5 and 0.7 scored worse on dev
 
 
@@ -48,7 +49,7 @@ def _sentences(text: str) -> list[str]:
 def count_quote(quote: str, evidence: list[Evidence]) -> list[Evidence]:
     hits = []
     for e in sorted(evidence, key=lambda e: e.start_s):
-        n = sum(1 for s in _sentences(e.text) if fuzz.ratio(s.lower().strip(" .!?"), quote.lower().strip(" .!?")) >= 85)
+        n = sum(1 for s in _sentences(e.text) if fuzz.ratio(s.lower().strip(" .!?"), quote.lower().strip(" .!?")) >= QUOTE_MATCH)
         hits += [e] * n
     return hits
 
@@ -133,6 +134,14 @@ def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[
     hits = [e for s, e in ranked if s >= 80]
     if not hits and ranked and ranked[0][0] >= 65 and ranked[0][0] - (ranked[1][0] if len(ranked) > 1 else 0) >= 15:
         hits = [ranked[0][1]]  # a misheard name ("ear oxine"), far closer than anything else
+    closest = ""
+    if m and not hits:
+        # Drug names are what ASR mishears most ("the peroxide"): fall back to the best-ranked
+        # statement, and say that the word itself was not found.
+        best = sorted((e for e in evidence if e.speaker and e.text.strip() and not e.text.rstrip().endswith("?")),
+                      key=lambda e: -e.scores.get("fused", max(e.scores.values(), default=0.0)))
+        hits = best[:1]
+        closest = " The words asked about were not found verbatim; this is the closest-matching turn."
     if not m or not hits:
         return None
     clinician = next(w for w in ("doctor", "clinician", "nurse", "gp") if re.search(rf"\b{w}\b", question, re.I))
@@ -141,7 +150,7 @@ def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[
         return None
     role = clinician if share >= 0.3 else "patient"
     return (role, f"{hits[0].speaker} says it at {span(hits[0])}; {hits[0].speaker} asks questions in {share:.0%} "
-                  f"of {n} turns (clinicians ask, patients answer), so is most likely the {role}.", True)
+                  f"of {n} turns (clinicians ask, patients answer), so is most likely the {role}.{closest}", True)
 
 
 def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool] | None:

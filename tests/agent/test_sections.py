@@ -53,4 +53,6 @@ def test_who_said_it_tolerates_a_misheard_name():
                 ev(4, "PT", "I only alive with ear oxine for my thyroid, 50 micrograms every morning.")]
     role, why, ok = settle_who("Who mentions levothyroxine, the doctor or the patient?", evidence, shares)
     assert role == "patient" and ok and "PT" in why
-    assert settle_who("Who mentions aspirin, the doctor or the patient?", evidence, shares) is None
+    other, why, _ = settle_who("Who mentions aspirin, the doctor or the patient?", evidence, shares)
+    assert other == "patient" and "not found verbatim" in why  # the closest statement, said as such
+    assert settle_who("Who mentions aspirin?", evidence, shares) is None
