@@ -20,7 +20,7 @@ from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
 from harp_desktop.agent.replies import add_replies
-from harp_desktop.agent.rules import rule_plan
+from harp_desktop.agent.rules import named_event, rule_plan
 from harp_desktop.agent.settle import settle, settle_who
 from harp_desktop.audio.decode import load_clip
 from harp_desktop.retrieval.fusion import fuse
@@ -167,7 +167,9 @@ class Asker:
         audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
         t0 = time.perf_counter()
         plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
-        if cue_wav is not None and plan.target_event:
+        if cue_wav is not None and plan.target_event and not named_event(question):
+            # "Find sounds like this one": the clip's own sound class is the target. When the
+            # question names it ("an example of a cough"), the user's word wins over YAMNet's.
             heard = self.cue_event(cue_wav)
             if heard and heard != plan.target_event:
                 plan.notes.append(f"the example clip sounds like {heard}; searching for that")

@@ -77,6 +77,11 @@ def _first_match(patterns: dict[str, str], text: str) -> str | None:
     return min(hits)[1] if hits else None
 
 
+def named_event(question: str) -> str | None:
+    """The sound event the question names in words ("cough"), if any."""
+    return _first_match(EVENT_PATTERNS, question.lower()[:2000])
+
+
 def analyse(question: str, has_cue: bool) -> Analysis:
     q = question.lower()[:2000]
     quote = next((m.group(1) for m in re.finditer(r"['\"‘“]([^'\"’”]{6,120})['\"’”]", question)), None)

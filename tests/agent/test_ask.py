@@ -67,6 +67,19 @@ def test_cue_questions(indexed):
     assert v.supported and parse_clock(v.answer) is not None
 
 
+def test_the_event_the_question_names_outranks_the_clip_class(indexed, monkeypatch):
+    """On dev, YAMNet hears a real cough cue as a gasp; "an example of a cough" must still find coughs."""
+    from harp_desktop.agent.ask import Asker
+
+    lib, res = indexed
+    monkeypatch.setattr(Asker, "cue_event", lambda self, cue: "gasp")
+    named = lib.ask(res.sha256, "Here is an example of a cough. When does the first similar sound occur?",
+                    DATA / "cough_2.flac")
+    assert named.plan["target_event"] == "cough" and abs(parse_clock(named.answer) - 10.0) <= 2.0
+    unnamed = lib.ask(res.sha256, "Find sounds like this one", DATA / "cough_2.flac")
+    assert unnamed.plan["target_event"] == "gasp" and any("sounds like gasp" in n for n in unnamed.notes)
+
+
 def test_injected_instructions_in_speech_do_not_steer_the_answer(tmp_path):
     lib = Library(tmp_path / "lib")
     res = lib.index(DATA / "injection.flac", FAST)
