@@ -28,6 +28,7 @@ from harp_desktop.retrieval.localize import format_clock, localize
 from harp_desktop.retrieval.tools import RecordingTools, ToolResult
 
 MAX_QUESTION = 1000
+WHOLE_WINDOW_S = 90.0  # a time window this short is given to the answer step whole
 RETRIEVAL_MODES = ("hybrid", "keyword", "vector")
 EVIDENCE_MODES = ("metadata", "audio", "multimodal")
 PLANNER_SYSTEM = ("You plan a search of a transcribed, tagged audio recording. Give the question's intent, the sound "
@@ -200,6 +201,11 @@ class Asker:
                                     lambda seg, score: tools.from_segment(seg, "reply", score))
             if es.all_matches and plan.target_event:
                 fused = [e for e in fused if "label" in e.scores or "audio_emb" in e.scores]
+            elif plan.intent in ("text", "yesno") and es.end_s - es.start_s <= WHOLE_WINDOW_S:
+                # "Between minute 5 and 6, what does the doctor advise?": a short window is read whole,
+                # since advice spans several turns that share few words with the question.
+                have = {e.key for e in fused}
+                fused += [e for r in got if r.tool == "time" for e in r.items if e.key not in have]
             evidence += fused if k is not None or len(fused) <= 40 else fused[:40]
         evidence.sort(key=lambda e: e.start_s)
         for r in results:
