@@ -46,9 +46,9 @@ def unlock_library(folder: Path, db_path: Path, passphrase: str | None = None,
     if not crypto.is_encrypted(folder):
         if db_path.exists() and db_path.stat().st_size > 0:
             if _looks_encrypted(db_path):
-                raise crypto.PassphraseError(
-                    f"{db_path} is encrypted or damaged, and {crypto.KEY_FILE} is missing from {folder}: "
-                    "without it the library cannot be opened")
+                raise crypto.PassphraseError(  # random bytes to us: damaged, or encrypted without its key file
+                    f"the library database is damaged or not a HARP library (file is not a database, or an "
+                    f"encrypted library without its {crypto.KEY_FILE}): {db_path}")
             if encrypt:
                 raise crypto.PassphraseError(
                     f"{folder} is already a plain (unencrypted) library; encryption is chosen when a library "

@@ -180,7 +180,7 @@ def test_a_plain_library_cannot_be_turned_encrypted_and_vice_versa(tmp_path, mon
     (tmp_path / "new" / "encryption.json").rename(tmp_path / "key.json")
     crypto.forget()
     assert main(["show", "abcdef", "--library", str(tmp_path / "new")]) == 1
-    assert "encryption.json is missing" in capsys.readouterr().err
+    assert "an encrypted library without its encryption.json" in capsys.readouterr().err
     assert main(["library", "init", "--library", str(tmp_path / "plain2")]) == 0
     assert "plain (not encrypted) library" in capsys.readouterr().out
     with sqlite3.connect(tmp_path / "plain2" / "library.sqlite") as conn:  # still plain SQLite
