@@ -12,6 +12,7 @@ decoded audio cache of ``--hours`` of audio (AES-GCM into memory vs a memmap). M
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -54,6 +55,7 @@ def main() -> None:
     ap.add_argument("--hours", type=float, default=1.0)
     ap.add_argument("--segments", type=int, default=6000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--keep", action="store_true", help="keep the two synthetic libraries")
     args = ap.parse_args()
     root = Path(tempfile.mkdtemp(prefix="harp-enc-bench-"))
     plain, enc = root / "plain", root / "enc"
@@ -115,7 +117,12 @@ def main() -> None:
     for name, p, e in rows:
         print(f"{name:44} {p * 1000:8.1f} ms {e * 1000:8.1f} ms")
     print(f"rebuild the vector index from raw vectors instead: {rebuild * 1000:.0f} ms")
-    print(f"files in {root}")
+    for db in dbs.values():
+        db.close()
+    if args.keep:
+        print(f"files in {root}")
+    else:
+        shutil.rmtree(root)
 
 
 if __name__ == "__main__":
