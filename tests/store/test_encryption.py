@@ -73,6 +73,12 @@ def enc(tmp_path_factory):
             res = lib.index(CLIP, FAST)
             answer = lib.ask(res.sha256, "When is the weekend mentioned?")
             load_or_build(folder / "audio" / f"{res.sha256}.f32")  # the GUI's waveform cache
+            out = folder.parent / "exports"  # the user's own place: plain by design
+            out.mkdir()
+            lib.report(res.sha256, out / "a.pdf", all_answers=True)  # waveform strip from the sealed audio
+            lib.export(res.sha256, out / "a.srt")
+            assert (out / "a.pdf").stat().st_size > 1000 and b"weekend" in (out / "a.srt").read_bytes()
+            assert len(lib.exports()) == 2
             secrets = _secrets(lib, res.sha256)
             name = lib.db.db.execute("SELECT name FROM arrays WHERE meta LIKE '%_sealed%'").fetchone()[0]
             stored = (name, np.array(lib.db.get_array(res.recording_id, name)[0]))
