@@ -322,3 +322,43 @@ def detect_events(
             score = round(float(1.0 / (1.0 + np.exp(-best))), 4)
             tags.append(Tag(round(start, 3), round(end, 3), label, score, kind="event"))
     return sorted(tags, key=lambda t: (t.start_s, t.label))
+
+
+BURST_GAP_S, BURST_EDGE_S, BURST_PAD_S = 0.5, 0.05, 0.15
+
+
+def audio_bursts(x: np.ndarray, start_s: float) -> list[tuple[float, float]]:
+    """Loud bursts in x (20 ms frames within 12 dB of its peak; gaps under 0.3 s join; >= 60 ms)."""
+    n = len(x) // 320
+    if n < 3:
+        return []
+    db = 10 * np.log10((np.asarray(x[: n * 320], np.float32).reshape(n, 320) ** 2).mean(axis=1) + 1e-12)
+    runs: list[list[int]] = []
+    for i in np.flatnonzero(db > db.max() - 12):
+        if runs and i - runs[-1][1] <= 15:
+            runs[-1][1] = int(i) + 1
+        else:
+            runs.append([int(i), int(i) + 1])
+    return [(start_s + a * 0.02, start_s + b * 0.02) for a, b in runs if b - a >= 3]
+
+
+def split_cough_bursts(tags: list[Tag], wav: np.ndarray, sr: int = SAMPLE_RATE) -> list[Tag]:
+    """One stored cough event per cough: a merged cough span with two or more separate bursts splits.
+
+    YAMNet hears ~1 s patches, so two coughs a second apart merge into one span. Bursts
+    touching the span's edges are fragments of neighbouring sound (speech before/after,
+    a cough cut by the span) and do not count; only interior bursts >= BURST_GAP_S apart
+    split the span, each becoming its own event (+- BURST_PAD_S) with the span's score."""
+    out = []
+    for t in tags:
+        if t.label != "cough":
+            out.append(t)
+            continue
+        found = audio_bursts(wav[int(t.start_s * sr): int(t.end_s * sr)], t.start_s)
+        inner = [(a, b) for a, b in found if a > t.start_s + BURST_EDGE_S and b < t.end_s - BURST_EDGE_S]
+        if len(inner) > 1 and all(b[0] - a[1] >= BURST_GAP_S for a, b in zip(inner, inner[1:], strict=False)):
+            out += [Tag(round(max(0.0, a - BURST_PAD_S), 3), round(b + BURST_PAD_S, 3), t.label, t.score, t.kind)
+                    for a, b in inner]
+        else:
+            out.append(t)
+    return sorted(out, key=lambda t: (t.start_s, t.label))

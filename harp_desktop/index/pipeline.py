@@ -43,7 +43,7 @@ STAGES: list[StageSpec] = [
                         f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}:gap{GAP_S}:join{JOIN_S}:{REPAIR}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
               lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v1"),
-    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v1"),
+    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v2-bursts"),
     StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: "turns:v2"),
     StageSpec("text_emb", ("segments",), 0.08, stages_embed.run_text_emb,
               lambda o: weights.fingerprint("text"), "text"),

@@ -21,13 +21,13 @@ def tagger(ctx: StageContext):
 
 
 def run_events(ctx: StageContext) -> dict:
-    from harp_desktop.index.events import detect_events
+    from harp_desktop.index.events import detect_events, split_cough_bursts
 
     t0 = time.perf_counter()
     tg = tagger(ctx)
     fs = tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop)
     ctx.check()
-    tags = detect_events(fs, tg.class_names)
+    tags = split_cough_bursts(detect_events(fs, tg.class_names), ctx.audio)  # one stored event per cough
     keep = [tg.class_names.index(c) for c in KEPT_CLASSES if c in tg.class_names]
     emb = fs.embeddings if fs.embeddings is not None else fs.scores
 
@@ -121,7 +121,8 @@ def emotion_key(options) -> str:
     from harp_desktop import weights
     from harp_desktop.index import emotion
 
-    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v1"
+    # v2: segments are scored per diarized speaker (speaker-normalised head, models/emotion/REPORT.md).
+    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v2-spk"
 
 
 def run_emotion(ctx: StageContext) -> dict:
