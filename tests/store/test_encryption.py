@@ -252,3 +252,31 @@ def test_without_the_encryption_extra_the_message_says_what_to_install(enc, monk
     assert err == ("harp: error: encrypted libraries need the 'encryption' extra: pip install "
                    "'harp-desktop[encryption]' (installer/setup.sh installs it)")
     assert crypto.unlocked(folder) is None
+
+
+def test_two_programs_write_one_encrypted_library_without_database_is_locked(tmp_path):
+    """The GUI and `harp` at once: SQLCipher keeps WAL and the busy timeout, so a writer waits."""
+    import threading
+    import time
+
+    folder = tmp_path / "shared"
+    first, second = Library(folder, PASS, encrypt=True), Library(folder, PASS)
+    held = threading.Event()
+
+    def hold() -> None:
+        with first.db.transaction() as d:
+            d["recordings"].insert({"sha256": "a" * 64, "path": "/a", "name": "a", "duration_s": 1.0, "added_at": "t"})
+            held.set()
+            time.sleep(0.8)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(5)
+    t0 = time.perf_counter()
+    with second.db.transaction() as d:  # blocks until the first commits, then succeeds
+        d["recordings"].insert({"sha256": "b" * 64, "path": "/b", "name": "b", "duration_s": 1.0, "added_at": "t"})
+    waited = time.perf_counter() - t0
+    t.join()
+    assert waited > 0.3 and len(second.db.recordings()) == 2
+    first.close()
+    second.close()
