@@ -31,9 +31,8 @@ MAX_QUESTION = 1000
 WHOLE_WINDOW_S = 90.0  # a time window this short is given to the answer step whole
 RETRIEVAL_MODES = ("hybrid", "keyword", "vector")
 EVIDENCE_MODES = ("metadata", "audio", "multimodal")
-PLANNER_SYSTEM = ("You plan a search of a transcribed, tagged audio recording. Give the question's intent, the sound "
-                  "event or emotion it asks about (or none), up to 6 search keywords including synonyms a speaker "
-                  "might use, and a short search text.")
+PLANNER_SYSTEM = ("You plan a search of a transcribed audio recording. Give up to 6 search keywords, including "
+                  "everyday words and synonyms a speaker might use, and a short search text.")
 
 
 def clean_question(q: str) -> tuple[str, list[str]]:
@@ -88,13 +87,21 @@ class Asker:
 
     # -- planning -----------------------------------------------------------------
     def plan(self, question: str, duration_s: float, has_cue: bool, notes: list[str]) -> Plan:
-        plan = validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
+        """The rule plan (validated). The model refines it only when its keywords find nothing: see ``refine``."""
+        return validate(rule_plan(question, duration_s, has_cue), duration_s, has_cue)
+
+    def wants_refining(self, plan: Plan, results: list[ToolResult]) -> bool:
+        """Adaptive planning: the model is asked for more search words only when the question's own
+        words found nothing in the transcript ("vomiting" when the patient said "being sick").
+        Code settles event, emotion and voice questions, so the model would only add latency there."""
         if self.llm is None or plan.intent not in ("text", "yesno") or plan.target_event or plan.target_emotion:
-            return plan  # code settles these; the model would only add latency
-        rules = plan
+            return False
+        return not any(r.items for r in results if r.tool == "keyword")
+
+    def refine(self, question: str, rules: Plan, duration_s: float, has_cue: bool, notes: list[str]) -> Plan:
         plan = copy.deepcopy(rules)  # the model refines a copy; on failure the rule plan stands
         try:
-            raw = self.llm.chat_json(PLANNER_SYSTEM, f"Question: {question}", PLAN_SCHEMA, max_tokens=120)
+            raw = self.llm.chat_json(PLANNER_SYSTEM, f"Question: {question}", PLAN_SCHEMA, max_tokens=80)
             words = [w for w in raw.get("keywords", []) if isinstance(w, str) and w.strip()][:6]
             text = str(raw.get("search_text") or "").strip()
             for es in plan.sets:
@@ -104,6 +111,7 @@ class Asker:
                 if text and not any(c.tool == "text_emb" and c.args.get("query") == text for c in es.calls):
                     es.calls.append(ToolCall("text_emb", {"query": text}))
             plan.source = "llm+rules"
+            notes.append("the question's own words found nothing in the transcript; the model suggested more")
             return validate(plan, duration_s, has_cue)
         except Exception as exc:  # invalid output, LLMError, runtime failures: the same fallback, said aloud
             invalid = isinstance(exc, (PlanError, ValueError, KeyError, TypeError, AttributeError))
@@ -155,6 +163,34 @@ class Asker:
         tags = detect_events(tg.run(cue), tg.class_names)
         return max(tags, key=lambda t: t.score).label if tags else None
 
+    def retrieve(self, plan: Plan, tools: RecordingTools, cue_wav, given_spans) -> tuple[list, list[ToolResult]]:
+        """Run the plan's tool calls and fuse each evidence set; the evidence is in time order."""
+        results: list[ToolResult] = []
+        evidence = []
+        if given_spans is not None:  # the oracle: annotated truth replaces retrieval
+            evidence, results = oracle_evidence(self, tools, plan, given_spans, cue_wav)
+        for es in plan.sets if given_spans is None else []:
+            got = [self.run_call(tools, c, es.start_s, es.end_s, cue_wav) for c in self._mode_filter(es.calls)]
+            results += got
+            items = [e for r in got for e in r.items]
+            # Adaptive K: every match for counts / "every" / event and voice questions; a few more
+            # moments for free-text questions (answers often span two turns), HARP's 3 otherwise.
+            k = None if es.all_matches or plan.intent == "speaker" else (5 if plan.intent in ("text", "yesno") else 3)
+            fused = fuse(items, self.fusion, k)
+            if plan.intent in ("text", "yesno") and not (plan.target_event or plan.target_emotion):
+                fused = add_replies(fused, tools.segments_in(es.start_s, es.end_s),
+                                    lambda seg, score: tools.from_segment(seg, "reply", score))
+            if es.all_matches and plan.target_event:
+                fused = [e for e in fused if "label" in e.scores or "audio_emb" in e.scores]
+            elif plan.intent in ("text", "yesno") and es.end_s - es.start_s <= WHOLE_WINDOW_S:
+                # "Between minute 5 and 6, what does the doctor advise?": a short window is read whole,
+                # since advice spans several turns that share few words with the question.
+                have = {e.key for e in fused}
+                fused += [e for r in got if r.tool == "time" for e in r.items if e.key not in have]
+            evidence += fused if k is not None or len(fused) <= 40 else fused[:40]
+        evidence.sort(key=lambda e: e.start_s)
+        return evidence, results
+
     # -- the whole question -------------------------------------------------------
     def ask(self, ref: str | Path, question: str, cue: str | Path | None = None,
             given_spans: list[tuple[float, float]] | None = None) -> ans.Answer:
@@ -184,34 +220,21 @@ class Asker:
         tools = RecordingTools(self.lib, rec)
         if sections.DIALOGUE.search(question) and localize(question, rec["duration_s"]) is None:
             narrow_to_dialogue(plan, tools)
-        results: list[ToolResult] = []
-        evidence = []
-        if given_spans is not None:  # the oracle: annotated truth replaces retrieval
-            evidence, results = oracle_evidence(self, tools, plan, given_spans, cue_wav)
-        for es in plan.sets if given_spans is None else []:
-            got = [self.run_call(tools, c, es.start_s, es.end_s, cue_wav) for c in self._mode_filter(es.calls)]
-            results += got
-            items = [e for r in got for e in r.items]
-            # Adaptive K: every match for counts / "every" / event and voice questions; a few more
-            # moments for free-text questions (answers often span two turns), HARP's 3 otherwise.
-            k = None if es.all_matches or plan.intent == "speaker" else (5 if plan.intent in ("text", "yesno") else 3)
-            fused = fuse(items, self.fusion, k)
-            if plan.intent in ("text", "yesno") and not (plan.target_event or plan.target_emotion):
-                fused = add_replies(fused, tools.segments_in(es.start_s, es.end_s),
-                                    lambda seg, score: tools.from_segment(seg, "reply", score))
-            if es.all_matches and plan.target_event:
-                fused = [e for e in fused if "label" in e.scores or "audio_emb" in e.scores]
-            elif plan.intent in ("text", "yesno") and es.end_s - es.start_s <= WHOLE_WINDOW_S:
-                # "Between minute 5 and 6, what does the doctor advise?": a short window is read whole,
-                # since advice spans several turns that share few words with the question.
-                have = {e.key for e in fused}
-                fused += [e for r in got if r.tool == "time" for e in r.items if e.key not in have]
-            evidence += fused if k is not None or len(fused) <= 40 else fused[:40]
-        evidence.sort(key=lambda e: e.start_s)
+        evidence, results = self.retrieve(plan, tools, cue_wav, given_spans)
+        refining = 0.0
+        if given_spans is None and self.wants_refining(plan, results):
+            t1 = time.perf_counter()
+            refined = self.refine(question, plan, rec["duration_s"], cue_wav is not None, notes)
+            refining = time.perf_counter() - t1
+            timings["plan"] += refining
+            if refined is not plan:
+                plan = refined
+                evidence, more = self.retrieve(plan, tools, cue_wav, None)
+                results += more
         for r in results:
             if r.error:
                 notes.append(f"tool {r.tool} unavailable: {r.error}")
-        timings["retrieve"] = time.perf_counter() - t0
+        timings["retrieve"] = time.perf_counter() - t0 - refining
         t0 = time.perf_counter()
         settled = settle(plan, evidence, question) or settle_who(question, evidence, tools.question_share())
         heard = audio_llm.answer(audio, self.lib, rec, question, plan, evidence, self.evidence_mode, notes) \

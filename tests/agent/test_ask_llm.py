@@ -46,10 +46,41 @@ def test_free_text_question_with_a_real_small_model(indexed, smol):
 @pytest.mark.parametrize("llm", [GarbageLLM(), BrokenLLM()])
 def test_invalid_or_failing_model_output_falls_back_visibly(indexed, llm):
     lib, res = indexed
-    a = lib.ask(res.sha256, "Where was the patient seen this morning?", llm=llm)
+    # No word of this question is in the transcript, so the model is asked to plan (and fails).
+    a = lib.ask(res.sha256, "What did the patient say about nausea?", llm=llm)
     assert any("rule planner" in n for n in a.notes)
     assert any("extractive" in n or "failed" in n for n in a.notes) or "extractive" in a.rationale
     assert a.answer and inside(a)
+    b = lib.ask(res.sha256, "Where was the patient seen this morning?", llm=llm)
+    assert any("extractive" in n or "failed" in n for n in b.notes) or "extractive" in b.rationale
+    assert b.answer and inside(b)
+
+
+class CountingLLM:
+    """Records which prompts it was given; plans with a synonym, answers with evidence 1."""
+
+    name = "counting"
+
+    def __init__(self):
+        self.systems = []
+
+    def chat_json(self, system, user, schema, **kwargs):
+        self.systems.append(system)
+        if "evidence_used" in schema["properties"]:
+            return {"answer": "Not found", "evidence_used": [1], "reason": "See E1."}
+        return {"keywords": ["sick", "vomit"], "search_text": "being sick"}
+
+
+def test_the_model_plans_only_when_the_questions_words_find_nothing(indexed):
+    lib, res = indexed
+    llm = CountingLLM()
+    hit = lib.ask(res.sha256, "Where was the patient seen this morning?", llm=llm)
+    assert hit.plan["source"] == "rules" and not any("plan a search" in s for s in llm.systems)
+    llm.systems.clear()
+    miss = lib.ask(res.sha256, "What did the patient say about nausea?", llm=llm)
+    assert miss.plan["source"] == "llm+rules" and any("plan a search" in s for s in llm.systems)
+    terms = [t for s in miss.plan["sets"] for c in s["calls"] if c["tool"] == "keyword" for t in c["args"]["terms"]]
+    assert "sick" in terms and any("suggested more" in n for n in miss.notes)
 
 
 def test_spoken_instructions_cannot_make_the_model_say_yes(tmp_path, smol):
