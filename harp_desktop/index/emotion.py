@@ -8,7 +8,9 @@ MFCC 1-12 statistics over the active frames, all level-invariant (no absolute lo
 it separates RAVDESS emotions but not real recordings). The head
 (models/emotion/emotion_head.npz) standardises them (its ``std`` also carries the lower
 weight of the embedding block) and applies a temperature-scaled softmax regression, then a log-prior shift towards neutral (everyday
-speech is mostly neutral; RAVDESS is balanced).
+speech is mostly neutral; RAVDESS is balanced). Heads from v4 on first z-score the speech
+features per diarized speaker (``speaker_norm``): the stage scores a speaker's segments
+together, against that speaker's statistics over the recording.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 import scipy.fft
 import scipy.signal
 
+from harp_desktop.index import speaker_norm
 from harp_desktop.index.events import _MEL, log_mel
 from harp_desktop.index.voice_quality import VOICE, pool_voice
 
@@ -185,12 +188,25 @@ class EmotionModel:
             self.log_prior = z["log_prior"].astype(np.float32) if "log_prior" in z.files else 0.0
             self.neutral = str(z["neutral"])
             version = str(z["feature_version"])
+            # Speaker normalisation (head v4): columns [spk_start:] z-scored per speaker, shrunk to this prior.
+            self.spk = ((int(z["spk_start"]), z["spk_mean"].astype(np.float64), z["spk_var"].astype(np.float64),
+                         float(z["spk_n0"])) if "spk_start" in z.files else None)
         if version != FEATURE_VERSION:
             raise ValueError(f"{head_path}: features {version}, this code computes {FEATURE_VERSION}")
         self._tagger = tagger  # a YamnetTagger, used only when no embeddings are given
 
+    def speaker_normalise(self, feats: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        """feats z-scored by the statistics of ref (one feature row per segment of the same speaker).
+
+        A head without speaker normalisation returns feats unchanged."""
+        if self.spk is None:
+            return np.atleast_2d(feats)
+        start, prior_mean, prior_var, n0 = self.spk
+        mean, std = speaker_norm.speaker_stats(np.atleast_2d(ref)[:, start:], prior_mean, prior_var, n0)
+        return speaker_norm.normalise(feats, start, mean, std)
+
     def proba(self, feats: np.ndarray) -> np.ndarray:
-        """(n, n_labels) probabilities for a (n, n_features) feature matrix."""
+        """(n, n_labels) probabilities for a (n, n_features) feature matrix (speaker-normalised already)."""
         x = (np.atleast_2d(feats) - self.mean) / self.std
         return softmax((x @ self.W + self.b) / self.temperature + self.log_prior)
 
@@ -200,7 +216,8 @@ class EmotionModel:
                 raise ValueError("no embeddings given and no YAMNet tagger to compute them")
             fs = self._tagger.run(np.asarray(wav16k, np.float32), hop_s=0.48, dense_hop_s=None)
             embeddings = fs.embeddings[frames_in(fs.times_s, 0.0, len(wav16k) / SR)]
-        p = self.proba(features(wav16k, embeddings))[0]
+        f = features(wav16k, embeddings)
+        p = self.proba(self.speaker_normalise(f, f))[0]  # one clip: its speaker statistics are mostly the prior
         return {k: float(v) for k, v in zip(self.labels, p, strict=True)}
 
 
@@ -223,17 +240,25 @@ def run_emotion(ctx) -> dict:
     embs, _ = ctx.array("event_embeddings")
     times, _ = ctx.array("event_times")
     segs = [s for s in ctx.db.db.query(
-        "SELECT id, start_s, end_s FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid])
+        "SELECT id, start_s, end_s, speaker_id FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid])
         if s["end_s"] - s["start_s"] >= MIN_SEGMENT_S]
     plain = [i for i, lab in enumerate(model.labels) if lab in (model.neutral, *NON_EMOTIONAL)]
-    tags, ids, probs = [], [], []
+    feats = []  # per segment: (1 + windows, n_features); the whole segment first
     for i, s in enumerate(segs):
         if i % 20 == 0:
             ctx.check()
-            ctx.report(i / max(1, len(segs)))
-        wins = spans(s["start_s"], s["end_s"])
+            ctx.report(0.9 * i / max(1, len(segs)))
         seg = ctx.audio[int(s["start_s"] * SR): int(s["end_s"] * SR)]
-        p = model.proba(span_features(seg, int(s["start_s"] * SR) / SR, wins, times, embs))
+        feats.append(span_features(seg, int(s["start_s"] * SR) / SR, spans(s["start_s"], s["end_s"]), times, embs))
+    # Each diarized speaker's statistics come from all their segments (whole-segment rows), labels unknown.
+    by_speaker: dict = {}
+    for s, f in zip(segs, feats, strict=True):
+        by_speaker.setdefault(s["speaker_id"], []).append(f[0])
+    ref = {spk: np.array(rows) for spk, rows in by_speaker.items()}
+    tags, ids, probs = [], [], []
+    for s, f in zip(segs, feats, strict=True):
+        wins = spans(s["start_s"], s["end_s"])
+        p = model.proba(model.speaker_normalise(f, ref[s["speaker_id"]]))
         ids.append(s["id"])
         probs.append(p[0])
         k = int(p[0].argmax())

@@ -13,6 +13,7 @@ import numpy as np
 import scipy.optimize
 
 from harp_desktop.index.emotion import softmax
+from harp_desktop.index.speaker_norm import normalise, speaker_stats
 
 
 def frame_db(x: np.ndarray) -> np.ndarray:
@@ -64,14 +65,48 @@ def fit(X: np.ndarray, y: np.ndarray, k: int, lam: float) -> tuple[np.ndarray, n
     return res.x[: d * k].reshape(d, k), res.x[d * k:]
 
 
-def loao_logits(X, y, actors, train_rows, test_rows, k, lam, n_emb=0, alpha=1.0) -> np.ndarray:
-    """Held-out-actor logits for test_rows (one fold per actor; training uses all variants)."""
+def loao_logits(X, y, actors, train_rows, test_rows, k, lam, n_emb=0, alpha=1.0, prep=None) -> np.ndarray:
+    """Held-out-actor logits for test_rows (one fold per actor; training uses all variants).
+
+    prep(training-row mask) -> the matrix to use in that fold (speaker normalisation whose
+    population prior may only come from the training actors); None: X as is."""
     out = np.zeros((len(X), k))
     for a in np.unique(actors):
         tr, te = train_rows & (actors != a), test_rows & (actors == a)
-        mu, sd = standardise_w(X[tr], n_emb, alpha)
-        W, b = fit((X[tr] - mu) / sd, y[tr], k, lam)
-        out[te] = ((X[te] - mu) / sd) @ W + b
+        Xf = prep(tr) if prep else X
+        mu, sd = standardise_w(Xf[tr], n_emb, alpha)
+        W, b = fit((Xf[tr] - mu) / sd, y[tr], k, lam)
+        out[te] = ((Xf[te] - mu) / sd) @ W + b
+    return out
+
+
+# Reference mix per augmented variant: all of an actor's plain clips plus this fraction of its emotional
+# ones. Variant 0 (the evaluated one) sees every clip, as the app sees every segment of a speaker; the
+# others teach the head that a speaker's statistics may come from mostly plain speech.
+REF_FRACS = (1.0, 1.0, 0.5, 0.25, 0.125, 1 / 12)
+
+
+def speaker_normalise(X: np.ndarray, actors: np.ndarray, variant: np.ndarray, plain: np.ndarray, start: int,
+                      prior: tuple[np.ndarray, np.ndarray], seed: int, fracs=REF_FRACS) -> np.ndarray:
+    """X with columns [start:] z-scored per (actor, variant) against a reference mix of that actor's canonical
+    clips (REF_FRACS), shrunk towards prior (harp_desktop.index.speaker_norm, as in the app)."""
+    out = X.astype(np.float32, copy=True)
+    canon = variant == 0
+    for a in np.unique(actors):
+        own = canon & (actors == a)
+        emo_rows = np.flatnonzero(own & ~plain)
+        for v in np.unique(variant):
+            frac = fracs[min(int(v), len(fracs) - 1)]
+            ref = own & plain
+            n = int(round(frac * len(emo_rows)))
+            if n >= len(emo_rows):
+                ref = own
+            elif n > 0:
+                ref = ref.copy()
+                ref[np.random.default_rng([seed, int(a), int(v)]).choice(emo_rows, n, replace=False)] = True
+            mean, std = speaker_stats(X[ref, start:], *prior)
+            rows = (actors == a) & (variant == v)
+            out[rows] = normalise(X[rows], start, mean, std)
     return out
 
 

@@ -36,6 +36,7 @@ sys.path.insert(0, str(REPO))
 from harp_desktop import weights  # noqa: E402
 from harp_desktop.index.emotion import FEATURE_VERSION, PROSODY, SR, features, frames_in, softmax  # noqa: E402
 from harp_desktop.index.events import YamnetTagger  # noqa: E402
+from harp_desktop.index.speaker_norm import N0, population_prior  # noqa: E402
 from harp_desktop.index.voice_quality import VOICE  # noqa: E402
 from harp_desktop.paths import data_dir, private_dir  # noqa: E402
 
@@ -51,6 +52,7 @@ from fitting import (  # noqa: E402
     nll,
     pink,
     save_npz,
+    speaker_normalise,
     standardise_w,
     write_loao,
 )
@@ -67,9 +69,12 @@ LABEL_SETS = {  # name -> mapping of the RAVDESS emotion to a training label (No
 SHIP_LABELS = "8-class"
 VARIANTS, LEVEL_DB = 6, -19.0
 LAMBDAS = [0.1, 0.3, 1.0]
-ALPHAS = [0.05, 0.15]  # weight of the 2048 embedding features relative to the 99 speech features
+ALPHAS = [0.15, 0.3]  # weight of the 2048 embedding features relative to the 99 speech features
+SPK_START = 2048  # speaker-normalised columns: the speech features after the pooled embeddings
+STRESS_FRAC, STRESS_DRAWS = 1 / 12, 3  # plain-heavy reference for the held-out actor: plain + 4 of 48 emotional
 N_EMB = 1024
 SHIPPED = "YAMNet mean+std + prosody/MFCC + voice quality (shipped)"
+SHIPPED_RAW = "YAMNet mean+std + prosody/MFCC + voice quality, no speaker normalisation (head v3)"
 # Label shift: RAVDESS is ~balanced, everyday speech is mostly plain. The head ships a log-prior shift that
 # turns its (balanced-prior) probabilities into ones for a mix where half the speech is neutral or calm.
 DEPLOY_NEUTRAL = 0.5  # shared evenly by the labels in PLAIN
@@ -129,7 +134,7 @@ def design(data: dict, pooling: str) -> tuple[np.ndarray, int]:
     """Feature matrix for one pooling variant and how many leading columns are embeddings."""
     X, MX = data["X"], data["MX"]
     mean, speech = X[:, :N_EMB], X[:, 2 * N_EMB:]
-    return {SHIPPED: (X, 2 * N_EMB),
+    return {SHIPPED: (X, 2 * N_EMB), SHIPPED_RAW: (X, 2 * N_EMB),
             "YAMNet mean+max + prosody/MFCC + voice quality": (np.hstack([mean, MX, speech]), 2 * N_EMB),
             "YAMNet mean + prosody/MFCC + voice quality": (np.hstack([mean, speech]), N_EMB),
             "YAMNet mean+std only": (X[:, : 2 * N_EMB], 0),
@@ -144,6 +149,19 @@ def labels_for(data: dict, label_set: str) -> tuple[np.ndarray, list[str], np.nd
     keep = np.array([mapping.get(e) is not None for e in data["emo"]])
     y = np.array([names.index(mapping[e]) if mapping.get(e) else -1 for e in data["emo"]])
     return y, names, keep
+
+
+def speaker_prep(data: dict, X: np.ndarray, seed: int, fracs=None):
+    """prep(training-row mask) for fitting.loao_logits: speaker normalisation of X with the population prior
+    taken from the training rows' actors only (canonical variants)."""
+    canon, plain = data["variant"] == 0, np.isin(data["emo"], PLAIN)
+
+    def prep(train_rows: np.ndarray) -> np.ndarray:
+        r = train_rows & canon
+        prior = population_prior(X[r, SPK_START:], data["actor"][r])
+        extra = {"fracs": fracs} if fracs else {}
+        return speaker_normalise(X, data["actor"], data["variant"], plain, SPK_START, prior, seed, **extra)
+    return prep
 
 
 def main() -> None:
@@ -170,13 +188,15 @@ def main() -> None:
         (SHIP_LABELS, p) for p in [
             "YAMNet mean+max + prosody/MFCC + voice quality", "YAMNet mean + prosody/MFCC + voice quality", "YAMNet mean+std only",
             "prosody/MFCC + voice quality (99)", "prosody/MFCC only (50)", "prosody only (14)"]]
+    cells.insert(len(LABEL_SETS), (SHIP_LABELS, SHIPPED_RAW))
     for ls, pooling in [] if args.quick else cells:
         y, names, keep = labels_for(data, ls)
         X, n_emb = design(data, pooling)
         alpha = 0.15 if n_emb and X.shape[1] > n_emb else 1.0
+        prep = speaker_prep(data, X, args.seed) if pooling == SHIPPED else None
         res = {}
         for lam in (0.1, 0.3):
-            lg = loao_logits(X, y, actors, keep, keep & canon, len(names), lam, n_emb, alpha)
+            lg = loao_logits(X, y, actors, keep, keep & canon, len(names), lam, n_emb, alpha, prep)
             t = keep & canon
             res[lam] = (float((lg[t].argmax(1) == y[t]).mean()), nll(lg[t], y[t]))
         best = max(res, key=lambda m: res[m][0])
@@ -187,27 +207,35 @@ def main() -> None:
     y, names, keep = labels_for(data, SHIP_LABELS)
     (X, n_emb), k = design(data, SHIPPED), len(names)
     test = keep & canon
-    oof = np.zeros((len(X), k))
+    prep = speaker_prep(data, X, args.seed)
+    oof, stress = np.zeros((len(X), k)), np.zeros((STRESS_DRAWS, len(X), k))
     chosen = {}
     for a in np.unique(actors):
         inner = keep & (actors != a)
         scores = {}
         for lam in LAMBDAS:
             for alpha in ALPHAS:
-                lg = loao_logits(X, y, actors, inner, inner & canon, k, lam, n_emb, alpha)
+                lg = loao_logits(X, y, actors, inner, inner & canon, k, lam, n_emb, alpha, prep)
                 scores[(lam, alpha)] = nll(lg[inner & canon], y[inner & canon])
         lam, alpha = min(scores, key=scores.get)
         chosen[int(a)] = (lam, alpha)
         print(f"  outer fold actor {a:02d}: lambda {lam}, alpha {alpha}", flush=True)
         tr, te = inner, test & (actors == a)
-        mu, sd = standardise_w(X[tr], n_emb, alpha)
-        W, b = fit((X[tr] - mu) / sd, y[tr], k, lam)
-        oof[te] = ((X[te] - mu) / sd) @ W + b
+        Xn = prep(tr)
+        mu, sd = standardise_w(Xn[tr], n_emb, alpha)
+        W, b = fit((Xn[tr] - mu) / sd, y[tr], k, lam)
+        oof[te] = ((Xn[te] - mu) / sd) @ W + b
+        for d_ in range(STRESS_DRAWS):  # same head, held-out actor normalised by a mostly plain reference
+            Xs = speaker_prep(data, X, args.seed + 1 + d_, (STRESS_FRAC,))(tr)
+            stress[d_, te] = ((Xs[te] - mu) / sd) @ W + b
     yt, lt, at = y[test], oof[test], actors[test]
     pred = lt.argmax(1)
     acc = float((pred == yt).mean())
     per_actor = {int(a): float((pred[at == a] == yt[at == a]).mean()) for a in np.unique(at)}
     gacc, gcm = group_confusion(softmax(lt), yt, names)
+    st = stress[:, test]
+    stress_acc = float(np.mean([(s_.argmax(1) == yt).mean() for s_ in st]))
+    stress_gacc = float(np.mean([group_confusion(softmax(s_), yt, names)[0] for s_ in st]))
     write_loao(args.loao, names, at, yt, softmax(lt),
                f"{SHIP_LABELS} head, nested leave-one-actor-out over actors {ids} (lambda, alpha chosen inside each "
                f"fold), canonical variant of each clip, probabilities before temperature and deployment prior")
@@ -232,18 +260,23 @@ def main() -> None:
            "emotional_called_neutral": float(plain[pred_dep[nonneutral]].mean())}
     # Final head: all actors, (lambda, alpha) = the most often chosen pair.
     lam, alpha = max(set(chosen.values()), key=list(chosen.values()).count)
-    mu, sd = standardise_w(X[keep], n_emb, alpha)
-    W, b = fit((X[keep] - mu) / sd, y[keep], k, lam)
+    Xn = prep(keep)
+    spk_mean, spk_var = population_prior(X[keep & canon, SPK_START:], actors[keep & canon])
+    mu, sd = standardise_w(Xn[keep], n_emb, alpha)
+    W, b = fit((Xn[keep] - mu) / sd, y[keep], k, lam)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     save_npz(
         args.out, W=W.astype(np.float32), b=b.astype(np.float32), mean=mu.astype(np.float32),
         std=sd.astype(np.float32), labels=np.array(names), temperature=np.array(T, np.float32),
         log_prior=log_prior.astype(np.float32),
         neutral=np.array("neutral"), feature_version=np.array(FEATURE_VERSION),
+        spk_start=np.array(SPK_START), spk_mean=spk_mean.astype(np.float32), spk_var=spk_var.astype(np.float32),
+        spk_n0=np.array(N0, np.float32),
         prosody=np.array(PROSODY + VOICE), provenance=np.array(
             f"trained on RAVDESS actors {ids} (CC BY-NC-SA 4.0, non-commercial): derived from "
             f"non-commercial data; models/emotion/train_emotion.py seed {args.seed} lambda {lam} alpha {alpha}"))
-    summary = {"accuracy": acc, "coarse_accuracy": gacc, "per_actor": per_actor, "chosen_per_fold": chosen, "lambda": lam, "alpha": alpha,
+    summary = {"accuracy": acc, "coarse_accuracy": gacc, "stress_accuracy": stress_acc,
+               "stress_coarse_accuracy": stress_gacc, "per_actor": per_actor, "chosen_per_fold": chosen, "lambda": lam, "alpha": alpha,
                "temperature": T, "deployment_prior": dep,
                "ece_raw": ece(p_raw, yt), "ece_cal": ece(p_cal, yt), "nll_raw": nll(lt, yt),
                "nll_cal": float(-np.log(p_cal[np.arange(len(yt)), yt]).mean())}
@@ -257,7 +290,14 @@ def main() -> None:
       "augmentations); training folds use all variants, scores are on the canonical variant of the held-out actor's "
       "clips only.\n")
     w(f"## Shipped head: {SHIP_LABELS}, YAMNet mean+std + {len(PROSODY)} prosody/MFCC + {len(VOICE)} voice-quality "
-      "features, class-balanced loss\n")
+      "features (speaker-normalised), class-balanced loss\n")
+    w(f"Speaker normalisation: the {len(PROSODY) + len(VOICE)} speech features are z-scored per speaker "
+      f"(harp_desktop/index/speaker_norm.py; statistics shrunk towards the training population with {N0:g} "
+      "pseudo-clips). The held-out actor is normalised by all its own clips, labels unused (the app: all of a "
+      "diarized speaker's segments). Training actors' augmented variants are normalised by reference mixes from all "
+      "their clips down to their plain clips plus 1/12 of the emotional ones, so the head also sees a mostly plain "
+      "speaker. Stress test, same heads: the held-out actor normalised by its plain clips plus 4 of its 48 emotional "
+      f"ones (75% plain, {STRESS_DRAWS} random draws): accuracy **{stress_acc:.3f}**, coarse **{stress_gacc:.3f}**.\n")
     w("Leave-one-actor-out; L2 strength lambda and the embedding-block weight alpha chosen inside each fold by "
       f"inner leave-one-actor-out NLL (chosen (lambda, alpha) per held-out actor: {chosen}; final head "
       f"lambda {lam}, alpha {alpha}).\n")
