@@ -78,7 +78,7 @@ def speaker_hint(evidence: list[Evidence], shares: dict[str, tuple[int, float]])
         n, share = shares.get(spk, (0, 0.0))
         if n >= 3:
             role = " (likely the clinician)" if share >= 0.4 else (" (likely the patient)" if share <= 0.15 else "")
-            parts.append(f"{spk} asks questions in {share:.0%} of {n} turns{role}")
+            parts.append(f"{chain.short_speaker(spk)} asks questions in {share:.0%} of {n} turns{role}")
     return ("Speakers: " + "; ".join(parts) + ".\n") if parts else ""
 
 
@@ -92,7 +92,7 @@ def prompt(question: str, evidence: list[Evidence], hint: str = "") -> str:
 def compose(first: str, reason: str, used: list[int], evidence: list[Evidence]) -> tuple[str, str]:
     """The model picks evidence by number; code writes the citations, so they cannot be invented."""
     cited = [evidence[i - 1] for i in dict.fromkeys(used) if 1 <= i <= len(evidence)]
-    reason = re.sub(r"\s+", " ", reason).strip()
+    reason = chain.long_speaker(re.sub(r"\s+", " ", reason).strip())
     # "E3" means nothing to a reader: turn evidence numbers into the moments they stand for.
     reason = re.sub(r"\bE(\d+)\b", lambda m: chain.span(evidence[int(m.group(1)) - 1])
                     if 1 <= int(m.group(1)) <= len(evidence) else "an unnamed moment", reason)
