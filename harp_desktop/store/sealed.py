@@ -20,6 +20,7 @@ import os
 import struct
 import threading
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -82,7 +83,7 @@ def read_blob(path: Path, key: LibraryKey, aad: str) -> bytes:
 class StreamWriter:
     """Seal a byte stream chunk by chunk; ``close()`` seals the last (possibly empty) chunk."""
 
-    def __init__(self, fh, key: LibraryKey, aad: str) -> None:
+    def __init__(self, fh: BinaryIO, key: LibraryKey, aad: str) -> None:
         self.fh, self.aead, self.aad = fh, _aesgcm()(key.file_key), aad.encode()
         self.prefix = os.urandom(8)
         self.buf = bytearray()
@@ -106,7 +107,7 @@ class StreamWriter:
         self.buf.clear()
 
 
-def read_stream(path: Path, key: LibraryKey, aad: str, dtype=np.float32) -> np.ndarray:
+def read_stream(path: Path, key: LibraryKey, aad: str, dtype: type = np.float32) -> np.ndarray:
     """The whole stream decrypted into one in-memory array (never written back to disk)."""
     from cryptography.exceptions import InvalidTag
 
