@@ -8,9 +8,10 @@ MFCC 1-12 statistics over the active frames, all level-invariant (no absolute lo
 it separates RAVDESS emotions but not real recordings). The head
 (models/emotion/emotion_head.npz) standardises them (its ``std`` also carries the lower
 weight of the embedding block) and applies a temperature-scaled softmax regression, then a log-prior shift towards neutral (everyday
-speech is mostly neutral; RAVDESS is balanced). Heads from v4 on first z-score the speech
-features per diarized speaker (``speaker_norm``): the stage scores a speaker's segments
-together, against that speaker's statistics over the recording.
+speech is mostly neutral; RAVDESS is balanced). A head carrying speaker statistics (``spk_*``;
+the v4 candidate of models/emotion/REPORT.md, not shipped) first z-scores the speech features
+per diarized speaker (``speaker_norm``); the stage therefore scores a speaker's segments
+together, and the shipped v3 head is unaffected.
 """
 
 from __future__ import annotations

@@ -121,8 +121,8 @@ def emotion_key(options) -> str:
     from harp_desktop import weights
     from harp_desktop.index import emotion
 
-    # v2: segments are scored per diarized speaker (speaker-normalised head, models/emotion/REPORT.md).
-    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v2-spk"
+    # A speaker-normalised head (scored per diarized speaker) changes the weights fingerprint itself.
+    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v1"
 
 
 def run_emotion(ctx: StageContext) -> dict:

@@ -69,7 +69,8 @@ LABEL_SETS = {  # name -> mapping of the RAVDESS emotion to a training label (No
 SHIP_LABELS = "8-class"
 VARIANTS, LEVEL_DB = 6, -19.0
 LAMBDAS = [0.1, 0.3, 1.0]
-ALPHAS = [0.15, 0.3]  # weight of the 2048 embedding features relative to the 99 speech features
+ALPHAS = [0.05, 0.15]  # weight of the 2048 embedding features relative to the 99 speech features
+ALPHAS_SPK = [0.15, 0.3]  # with --speaker-norm (0.05 was never chosen; 0.3 helps once features are normalised)
 SPK_START = 2048  # speaker-normalised columns: the speech features after the pooled embeddings
 STRESS_FRAC, STRESS_DRAWS = 1 / 12, 3  # plain-heavy reference for the held-out actor: plain + 4 of 48 emotional
 N_EMB = 1024
@@ -175,6 +176,8 @@ def main() -> None:
                     help="where to write the held-out-actor probabilities (read by benchmarks/paraling_bench.py)")
     ap.add_argument("--variants", type=int, default=VARIANTS, help="augmented variants per clip, canonical included")
     ap.add_argument("--quick", action="store_true", help="skip the comparison grid")
+    ap.add_argument("--speaker-norm", action="store_true",
+                    help="z-score the speech features per actor (head v4 candidate; not shipped: worse on dev, see REPORT.md)")
     args = ap.parse_args()
     np.random.seed(args.seed)
     data = extract(args.ser_dir, args.cache, args.seed, args.variants)
@@ -188,12 +191,13 @@ def main() -> None:
         (SHIP_LABELS, p) for p in [
             "YAMNet mean+max + prosody/MFCC + voice quality", "YAMNet mean + prosody/MFCC + voice quality", "YAMNet mean+std only",
             "prosody/MFCC + voice quality (99)", "prosody/MFCC only (50)", "prosody only (14)"]]
-    cells.insert(len(LABEL_SETS), (SHIP_LABELS, SHIPPED_RAW))
+    if args.speaker_norm:
+        cells.insert(len(LABEL_SETS), (SHIP_LABELS, SHIPPED_RAW))
     for ls, pooling in [] if args.quick else cells:
         y, names, keep = labels_for(data, ls)
         X, n_emb = design(data, pooling)
         alpha = 0.15 if n_emb and X.shape[1] > n_emb else 1.0
-        prep = speaker_prep(data, X, args.seed) if pooling == SHIPPED else None
+        prep = speaker_prep(data, X, args.seed) if pooling == SHIPPED and args.speaker_norm else None
         res = {}
         for lam in (0.1, 0.3):
             lg = loao_logits(X, y, actors, keep, keep & canon, len(names), lam, n_emb, alpha, prep)
@@ -207,25 +211,25 @@ def main() -> None:
     y, names, keep = labels_for(data, SHIP_LABELS)
     (X, n_emb), k = design(data, SHIPPED), len(names)
     test = keep & canon
-    prep = speaker_prep(data, X, args.seed)
+    prep = speaker_prep(data, X, args.seed) if args.speaker_norm else None
     oof, stress = np.zeros((len(X), k)), np.zeros((STRESS_DRAWS, len(X), k))
     chosen = {}
     for a in np.unique(actors):
         inner = keep & (actors != a)
         scores = {}
         for lam in LAMBDAS:
-            for alpha in ALPHAS:
+            for alpha in ALPHAS_SPK if prep else ALPHAS:
                 lg = loao_logits(X, y, actors, inner, inner & canon, k, lam, n_emb, alpha, prep)
                 scores[(lam, alpha)] = nll(lg[inner & canon], y[inner & canon])
         lam, alpha = min(scores, key=scores.get)
         chosen[int(a)] = (lam, alpha)
         print(f"  outer fold actor {a:02d}: lambda {lam}, alpha {alpha}", flush=True)
         tr, te = inner, test & (actors == a)
-        Xn = prep(tr)
+        Xn = prep(tr) if prep else X
         mu, sd = standardise_w(Xn[tr], n_emb, alpha)
         W, b = fit((Xn[tr] - mu) / sd, y[tr], k, lam)
         oof[te] = ((Xn[te] - mu) / sd) @ W + b
-        for d_ in range(STRESS_DRAWS):  # same head, held-out actor normalised by a mostly plain reference
+        for d_ in range(STRESS_DRAWS if prep else 0):  # same head, held-out actor normalised by a mostly plain reference
             Xs = speaker_prep(data, X, args.seed + 1 + d_, (STRESS_FRAC,))(tr)
             stress[d_, te] = ((Xs[te] - mu) / sd) @ W + b
     yt, lt, at = y[test], oof[test], actors[test]
@@ -234,8 +238,8 @@ def main() -> None:
     per_actor = {int(a): float((pred[at == a] == yt[at == a]).mean()) for a in np.unique(at)}
     gacc, gcm = group_confusion(softmax(lt), yt, names)
     st = stress[:, test]
-    stress_acc = float(np.mean([(s_.argmax(1) == yt).mean() for s_ in st]))
-    stress_gacc = float(np.mean([group_confusion(softmax(s_), yt, names)[0] for s_ in st]))
+    stress_acc = float(np.mean([(s_.argmax(1) == yt).mean() for s_ in st])) if prep else None
+    stress_gacc = float(np.mean([group_confusion(softmax(s_), yt, names)[0] for s_ in st])) if prep else None
     write_loao(args.loao, names, at, yt, softmax(lt),
                f"{SHIP_LABELS} head, nested leave-one-actor-out over actors {ids} (lambda, alpha chosen inside each "
                f"fold), canonical variant of each clip, probabilities before temperature and deployment prior")
@@ -260,8 +264,10 @@ def main() -> None:
            "emotional_called_neutral": float(plain[pred_dep[nonneutral]].mean())}
     # Final head: all actors, (lambda, alpha) = the most often chosen pair.
     lam, alpha = max(set(chosen.values()), key=list(chosen.values()).count)
-    Xn = prep(keep)
+    Xn = prep(keep) if prep else X
     spk_mean, spk_var = population_prior(X[keep & canon, SPK_START:], actors[keep & canon])
+    spk = {"spk_start": np.array(SPK_START), "spk_mean": spk_mean.astype(np.float32),
+           "spk_var": spk_var.astype(np.float32), "spk_n0": np.array(N0, np.float32)} if prep else {}
     mu, sd = standardise_w(Xn[keep], n_emb, alpha)
     W, b = fit((Xn[keep] - mu) / sd, y[keep], k, lam)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -270,8 +276,7 @@ def main() -> None:
         std=sd.astype(np.float32), labels=np.array(names), temperature=np.array(T, np.float32),
         log_prior=log_prior.astype(np.float32),
         neutral=np.array("neutral"), feature_version=np.array(FEATURE_VERSION),
-        spk_start=np.array(SPK_START), spk_mean=spk_mean.astype(np.float32), spk_var=spk_var.astype(np.float32),
-        spk_n0=np.array(N0, np.float32),
+        **spk,
         prosody=np.array(PROSODY + VOICE), provenance=np.array(
             f"trained on RAVDESS actors {ids} (CC BY-NC-SA 4.0, non-commercial): derived from "
             f"non-commercial data; models/emotion/train_emotion.py seed {args.seed} lambda {lam} alpha {alpha}"))
@@ -290,14 +295,15 @@ def main() -> None:
       "augmentations); training folds use all variants, scores are on the canonical variant of the held-out actor's "
       "clips only.\n")
     w(f"## Shipped head: {SHIP_LABELS}, YAMNet mean+std + {len(PROSODY)} prosody/MFCC + {len(VOICE)} voice-quality "
-      "features (speaker-normalised), class-balanced loss\n")
+      f"features{' (speaker-normalised)' if prep else ''}, class-balanced loss\n")
     w(f"Speaker normalisation: the {len(PROSODY) + len(VOICE)} speech features are z-scored per speaker "
       f"(harp_desktop/index/speaker_norm.py; statistics shrunk towards the training population with {N0:g} "
       "pseudo-clips). The held-out actor is normalised by all its own clips, labels unused (the app: all of a "
       "diarized speaker's segments). Training actors' augmented variants are normalised by reference mixes from all "
       "their clips down to their plain clips plus 1/12 of the emotional ones, so the head also sees a mostly plain "
       "speaker. Stress test, same heads: the held-out actor normalised by its plain clips plus 4 of its 48 emotional "
-      f"ones (75% plain, {STRESS_DRAWS} random draws): accuracy **{stress_acc:.3f}**, coarse **{stress_gacc:.3f}**.\n")
+      f"ones (75% plain, {STRESS_DRAWS} random draws): accuracy **{stress_acc:.3f}**, coarse **{stress_gacc:.3f}**.\n"
+      ) if prep else None
     w("Leave-one-actor-out; L2 strength lambda and the embedding-block weight alpha chosen inside each fold by "
       f"inner leave-one-actor-out NLL (chosen (lambda, alpha) per held-out actor: {chosen}; final head "
       f"lambda {lam}, alpha {alpha}).\n")

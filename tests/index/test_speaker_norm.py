@@ -32,12 +32,24 @@ def test_population_prior_adds_the_spread_between_speakers():
     assert np.allclose(mean, 6.0) and np.allclose(var, 1.0 + 25.0)
 
 
-def test_shipped_head_normalises_by_speaker():
+def test_shipped_head_is_not_speaker_normalised():
+    """v3 ships (the speaker-normalised v4 candidate did worse on dev): normalising is a no-op."""
     model = EmotionModel(weights.model_file("emotion", "emotion_head.npz"))
-    assert model.spk is not None and model.spk[0] == 2048
-    rng = np.random.default_rng(1)
-    feats = rng.normal(0, 1, (6, N_FEATURES)).astype(np.float32)
+    feats = np.random.default_rng(1).normal(0, 1, (3, N_FEATURES)).astype(np.float32)
+    assert model.spk is None and np.array_equal(model.speaker_normalise(feats, feats), feats)
+
+
+def test_a_head_with_speaker_statistics_normalises_the_speech_columns(tmp_path):
+    with np.load(weights.model_file("emotion", "emotion_head.npz"), allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    d = N_FEATURES - 2048
+    arrays.update(spk_start=np.array(2048), spk_mean=np.zeros(d, np.float32), spk_var=np.ones(d, np.float32),
+                  spk_n0=np.array(5.0, np.float32))
+    np.savez(tmp_path / "head.npz", **arrays)
+    model = EmotionModel(tmp_path / "head.npz")
+    feats = np.random.default_rng(1).normal(3, 1, (6, N_FEATURES)).astype(np.float32)
     z = model.speaker_normalise(feats[:2], feats)
     assert z.shape == (2, N_FEATURES) and np.array_equal(z[:, :2048], feats[:2, :2048])
+    assert np.abs(z[:, 2048:]).mean() < np.abs(feats[:2, 2048:]).mean()  # centred on the speaker (and prior)
     p = model.proba(z)
     assert p.shape == (2, 8) and np.allclose(p.sum(1), 1.0, atol=1e-5)
