@@ -33,10 +33,10 @@ def _ravdess(root):
     return root
 
 
-def _train(data, out, cache):
+def _train(data, out, cache, *extra):
     r = subprocess.run([sys.executable, str(SCRIPT), str(data), "--out", str(out / "head.npz"),
                         "--report", str(out / "REPORT.md"), "--loao", str(out / "loao.json"), "--cache", str(cache),
-                        "--variants", "2", "--quick"], capture_output=True, text=True, timeout=600)
+                        "--variants", "2", "--quick", *extra], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     return r.stdout
 
@@ -60,3 +60,19 @@ def test_training_on_a_small_subset_is_deterministic(tmp_path):
     assert "Held-out-actor accuracy" in report and "| truth \\ pred |" in report
     p = model.proba(np.zeros((1, model.W.shape[0]), np.float32))
     assert p.shape == (1, 8) and abs(float(p.sum()) - 1) < 1e-5
+
+
+@pytest.mark.slow
+def test_speaker_normalised_training_is_deterministic_and_writes_speaker_statistics(tmp_path):
+    """The --speaker-norm path (v4 candidate, not shipped) on the same subset."""
+    data = _ravdess(tmp_path / "ser")
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    _train(data, a, tmp_path / "cache.npz", "--speaker-norm")
+    out = _train(data, b, tmp_path / "cache.npz", "--speaker-norm")  # features from a's cache
+    assert "stress_accuracy" in out
+    assert (a / "head.npz").read_bytes() == (b / "head.npz").read_bytes()
+    model = EmotionModel(a / "head.npz")
+    assert model.spk is not None and model.spk[0] == 2048 and len(model.spk[1]) == model.W.shape[0] - 2048
+    assert "Speaker normalisation" in (a / "REPORT.md").read_text()
