@@ -56,19 +56,20 @@ class Answer:
         }
 
 
-def answer_schema(intent: str, n_evidence: int) -> dict:
+def answer_schema(intent: str, n_evidence: int, with_reason: bool = True) -> dict:
+    """The answer step's output. Without ``reason`` (the second, checking pass) the model writes
+    only the answer and the evidence it rests on: ~15 tokens instead of ~60."""
     first = ({"type": "string", "enum": ["Yes", "No", "Not found"]} if intent == "yesno"
              else {"type": "string", "maxLength": 100})
-    return {
-        "type": "object",
-        "properties": {
-            "answer": first,
-            "evidence_used": {"type": "array", "items": {"type": "integer", "minimum": 1,
-                                                         "maximum": max(1, n_evidence)}, "maxItems": 4},
-            "reason": {"type": "string", "maxLength": 240},
-        },
-        "required": ["answer", "evidence_used", "reason"],
+    props = {
+        "answer": first,
+        "evidence_used": {"type": "array", "items": {"type": "integer", "minimum": 1,
+                                                     "maximum": max(1, n_evidence)}, "maxItems": 4},
+        "reason": {"type": "string", "maxLength": 200},
     }
+    if not with_reason:
+        del props["reason"]
+    return {"type": "object", "properties": props, "required": list(props)}
 
 
 def speaker_hint(evidence: list[Evidence], shares: dict[str, tuple[int, float]]) -> str:
@@ -97,6 +98,8 @@ def compose(first: str, reason: str, used: list[int], evidence: list[Evidence]) 
     reason = re.sub(r"\bE(\d+)\b", lambda m: chain.span(evidence[int(m.group(1)) - 1])
                     if 1 <= int(m.group(1)) <= len(evidence) else "an unnamed moment", reason)
     refs = " ".join(chain.span(e) for e in cited)
+    if not reason and cited:  # a pass without a reason: the cited words are the rationale
+        reason = "; ".join(f'"{e.text.strip()[:120]}"' for e in cited if e.text.strip()) or "See the cited moments."
     rationale = f"{reason} {refs}".strip() if cited else reason
     return first.strip().splitlines()[0][:100] if first.strip() else "Not found", rationale
 

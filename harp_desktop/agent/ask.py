@@ -276,18 +276,19 @@ class Asker:
         shares = shares or {}
         if not evidence:
             return ("No" if plan.intent == "yesno" else "Not found"), "No matching evidence was found.", False
-        schema = ans.answer_schema(plan.intent, len(evidence))
         passes = []
         # Pass 2 keeps the evidence order and samples at a higher temperature: the prompt is
-        # then already in the KV cache, so the second opinion costs only its generation.
+        # then already in the KV cache, so the second opinion costs only its generation, and it
+        # writes no reason (answer + evidence numbers: ~15 tokens) -- it is there to check pass 1.
         orders = [list(range(len(evidence)))]
         if self.two_pass:
             orders.append(orders[0])
         for n, order in enumerate(orders):
             ordered = [evidence[i] for i in order]
             try:
-                raw = self.llm.chat_json(ans.SYSTEM, ans.prompt(question, ordered, hint), schema, max_tokens=110,
-                                         temperature=0.0 if n == 0 else 0.3, seed=n)
+                schema = ans.answer_schema(plan.intent, len(evidence), with_reason=n == 0)
+                raw = self.llm.chat_json(ans.SYSTEM, ans.prompt(question, ordered, hint), schema,
+                                         max_tokens=100 if n == 0 else 40, temperature=0.0 if n == 0 else 0.3, seed=n)
                 used = [int(i) for i in raw.get("evidence_used", []) if isinstance(i, int)]
                 valid = [i for i in used if 1 <= i <= len(ordered)]
                 first, rationale = ans.compose(str(raw.get("answer", "")), str(raw.get("reason", "")), valid, ordered)
