@@ -439,6 +439,8 @@ class MainWindow(QMainWindow):
         self.progress.start(Path(path).name, len(self.queue.pending))
 
     def _index_progress(self, path: str, p: Progress) -> None:
+        if self._closed:  # a queued signal from the indexer after close: the library is shut
+            return
         self.progress.update_progress(Path(path).name, p, len(self.queue.pending))
         self._update_row_text(path)
         if not self._shown_early and p.stage != "decode" and path == self.current_path:
@@ -457,6 +459,8 @@ class MainWindow(QMainWindow):
         self.refresh_library()
 
     def _index_done(self, path: str, result: IndexResult) -> None:
+        if self._closed:
+            return
         what = "already up to date" if not result.ran else f"indexed in {sum(result.seconds.values()):.1f} s"
         self.statusBar().showMessage(f"{Path(result.path).name}: {what}"
                                      + "".join(f"; note: {n}" for n in result.notes), 10000)
@@ -468,6 +472,8 @@ class MainWindow(QMainWindow):
         self.indexFinished.emit(result.path)
 
     def _index_failed(self, path: str, message: str) -> None:
+        if self._closed:
+            return
         self.statusBar().showMessage(f"Indexing failed: {message}", 15000)
         if path == self.current_path and self.data is None:
             self.transcript.status.setText(f"indexing failed: {message}")
@@ -476,6 +482,8 @@ class MainWindow(QMainWindow):
         self.indexStopped.emit(path, message)
 
     def _index_cancelled(self, path: str) -> None:
+        if self._closed:
+            return
         self.statusBar().showMessage("Indexing cancelled; finished stages are kept and opening the recording "
                                      "again resumes.", 10000)
         if path == self.current_path and self.data is None:

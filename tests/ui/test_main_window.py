@@ -127,6 +127,19 @@ def test_backend_reports_why(monkeypatch):
         REAL_LOAD_BACKEND()
 
 
+def test_indexer_signals_after_close_touch_nothing(qtbot, make_window, indexed_library):
+    """Closing the window while a recording indexes: the child's last queued signals arrive after
+    the library is closed and must not reach it (seen once as a teardown error under load)."""
+    from harp_desktop.index.context import Progress
+
+    w = make_window(indexed_library)
+    w.open_path(str(CLIP))
+    w.close()
+    w._index_progress(str(CLIP), Progress("asr", 0.5, 0.5, 3.0))
+    w._index_failed(str(CLIP), "killed")
+    w._index_cancelled(str(CLIP))
+
+
 def test_rename_speaker_persists_after_reopening(qtbot, make_window, indexed_library):
     w = make_window(indexed_library)
     w.open_path(str(CLIP))
