@@ -327,5 +327,12 @@ class Asker:
                 s, e = denials[0]
                 first, rationale = "No", f'The evidence denies it: "{s.strip()}" {span(e)}'
                 has_cites = True
+            elif pool is not evidence and not any(span(e) in rationale for e in pool):
+                # The model said Yes but cited only the clinician: cite what the patient said instead.
+                said = [(s, e) for v, s, e in verdicts if v is False]
+                if said:
+                    notes.append("the model cited only the clinician's words; cited the patient's instead")
+                    rationale = "The patient says: " + "; ".join(f'"{s.strip()}" {span(e)}' for s, e in said[:2])
+                    has_cites = True
         supported = has_cites and not first.lower().startswith("not found")
         return first, rationale, supported

@@ -94,3 +94,26 @@ def test_spoken_instructions_cannot_make_the_model_say_yes(tmp_path, smol):
         if a.supported:
             assert a.citations
     assert lib.ask(res.sha256, "Does the patient report chest pain?", llm=smol).answer != "Yes"
+
+
+class ClinicianCitingLLM:
+    """Says Yes citing the clinician's question, as Qwen 1.5B did on the bundled sample."""
+
+    name = "clinician-citing"
+
+    def chat_json(self, system, user, schema, **kwargs):
+        if "evidence_used" not in schema["properties"]:
+            return {"keywords": [], "search_text": ""}
+        import re
+
+        nums = [int(m.group(1)) for m in re.finditer(r"^E(\d+) \S+ (\S+): \"[^\"]*\?\"", user, re.M)]
+        return {"answer": "Yes", "evidence_used": nums[:1], "reason": "The patient reports it."}
+
+
+def test_a_yes_about_what_the_patient_says_cites_the_patient(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "Does the patient report chest pain?", llm=ClinicianCitingLLM())
+    assert a.answer == "Yes" and a.supported and inside(a)
+    cited = [e for e in a.evidence if any(abs(e.start_s - s) < 1 for s, _ in a.citations)]
+    assert cited and all("?" not in e.text for e in cited) and "some chest pain" in a.rationale.lower()
+    assert any("cited only the clinician" in n for n in a.notes)
