@@ -327,8 +327,9 @@ class Asker:
                 s, e = denials[0]
                 first, rationale = "No", f'The evidence denies it: "{s.strip()}" {span(e)}'
                 has_cites = True
-            elif pool is not evidence and not any(span(e) in rationale for e in pool):
+            elif has_cites and pool is not evidence and not any(span(e) in rationale for e in pool):
                 # The model said Yes but cited only the clinician: cite what the patient said instead.
+                # (A Yes with no valid citation at all stays unsupported: code does not rescue it.)
                 said = [(s, e) for v, s, e in verdicts if v is False]
                 if said:
                     notes.append("the model cited only the clinician's words; cited the patient's instead")
