@@ -327,12 +327,12 @@ class Asker:
                 s, e = denials[0]
                 first, rationale = "No", f'The evidence denies it: "{s.strip()}" {span(e)}'
                 has_cites = True
-            elif has_cites and pool is not evidence and not any(span(e) in rationale for e in pool):
-                # The model said Yes but cited only the clinician: cite what the patient said instead.
-                # (A Yes with no valid citation at all stays unsupported: code does not rescue it.)
+            elif has_cites and pool is not evidence and any(span(e) in rationale for e in evidence if e not in pool):
+                # The model said Yes citing the clinician's words as the patient's: cite what the
+                # patient said instead. (A Yes with no valid citation stays unsupported: code does not rescue it.)
                 said = [(s, e) for v, s, e in verdicts if v is False]
                 if said:
-                    notes.append("the model cited only the clinician's words; cited the patient's instead")
+                    notes.append("the model cited the clinician's words for what the patient says; cited the patient's")
                     rationale = "The patient says: " + "; ".join(f'"{s.strip()}" {span(e)}' for s, e in said[:2])
                     has_cites = True
         supported = has_cites and not first.lower().startswith("not found")
