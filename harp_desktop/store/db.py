@@ -20,6 +20,7 @@ import sqlite_utils
 from harp_desktop.paths import private_dir
 from harp_desktop.store import dbapi, sealed
 from harp_desktop.store.atomic import sweep_stale, tmp_path
+from harp_desktop.store.locks import schema_lock
 from harp_desktop.store.questions import QuestionsDB
 from harp_desktop.store.unlock import unlock_library
 
@@ -109,13 +110,16 @@ class LibraryDB(QuestionsDB):
         self.path = self.folder / "library.sqlite"
         self.key = unlock_library(self.folder, self.path, passphrase, encrypt)
         private_dir(self.folder)
-        old_umask = os.umask(0o077)  # database, WAL and SHM files: user-only
-        try:
-            conn = dbapi.connect(self.path, self.key)
-        finally:
-            os.umask(old_umask)
-        self.db = sqlite_utils.Database(conn)
-        self._migrate()
+        # Programs opening a new library together: switching it to WAL and each schema step
+        # happen once, under a lock (SQLite's busy timeout does not cover the WAL switch).
+        with schema_lock(self.folder):
+            old_umask = os.umask(0o077)  # database, WAL and SHM files: user-only
+            try:
+                conn = dbapi.connect(self.path, self.key)
+            finally:
+                os.umask(old_umask)
+            self.db = sqlite_utils.Database(conn)
+            self._migrate()
 
     @property
     def encrypted(self) -> bool:

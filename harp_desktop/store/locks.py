@@ -30,7 +30,22 @@ def lock_file(library: Path, sha256: str) -> Path:
 def recording_lock(library: Path, sha256: str, should_stop: Callable[[], bool] | None = None,
                    on_wait: Callable[[], None] | None = None) -> Iterator[None]:
     """Hold the recording's lock; wait (cancellably) while another process holds it."""
-    path = lock_file(library, sha256)
+    with file_lock(lock_file(library, sha256), should_stop, on_wait):
+        yield
+
+
+@contextmanager
+def schema_lock(library: Path) -> Iterator[None]:
+    """Held while a program checks and upgrades the library's schema, so programs opening a
+    new library together run each migration step once (the rest wait, then find it current)."""
+    with file_lock(Path(library) / "locks" / "schema.lock"):
+        yield
+
+
+@contextmanager
+def file_lock(path: Path, should_stop: Callable[[], bool] | None = None,
+              on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """An exclusive advisory lock on ``path``; wait (cancellably) while another process holds it."""
     private_dir(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:

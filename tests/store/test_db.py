@@ -100,3 +100,30 @@ def test_large_arrays_live_in_private_memmapped_files(library_dir):
     assert len(files) == 1 and files[0].stat().st_mode & 0o077 == 0
     db.put_array(rid, "frames", big[:10])  # shrinks below the threshold: back into the row
     assert db.get_array(rid, "frames")[0].shape == (10, 100)
+
+
+def test_programs_opening_a_new_library_at_once_migrate_it_once(tmp_path):
+    """Several programs creating the same library together (CI caught "table recordings
+    already exists"): the schema steps run once, the others wait and find it current."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import REPO
+
+    for trial in range(3):
+        folder = tmp_path / f"lib{trial}"
+        go = tmp_path / f"go{trial}"
+        code = ("import os, sys, time\nfrom harp_desktop.store.db import LibraryDB\n"
+                "while not os.path.exists(sys.argv[2]): time.sleep(0.001)\n"
+                "print(LibraryDB(sys.argv[1]).schema_version)\n")
+        procs = [subprocess.Popen([sys.executable, "-c", code, str(folder), str(go)],
+                                  env={**os.environ, "PYTHONPATH": str(REPO)},
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(6)]
+        time.sleep(3.0)  # every program imported and waiting at the start line
+        go.touch()
+        for p in procs:
+            out, err = p.communicate(timeout=60)
+            assert p.returncode == 0, err
+            assert out.strip() == str(SCHEMA_VERSION)

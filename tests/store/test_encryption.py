@@ -211,7 +211,7 @@ def test_delete_removes_everything_of_the_recording(enc, monkeypatch, capsys, tm
         assert lib.db.recordings() == []
         assert lib.db.db.execute("SELECT count(*) FROM segments").fetchone()[0] == 0
     left = [p.relative_to(folder) for p in folder.rglob("*") if p.is_file()]
-    assert sorted(str(p) for p in left) == ["encryption.json", "library.sqlite"], left
+    assert sorted(str(p) for p in left) == ["encryption.json", "library.sqlite", "locks/schema.lock"], left
     assert _found(folder, secrets) == []
 
 
