@@ -66,3 +66,8 @@ class Evidence:
     def key(self) -> tuple:
         # Segments dedupe by id; event spans (no segment) by their rounded span.
         return ("seg", self.segment_id) if self.segment_id is not None else ("span", round(self.start_s, 1))
+
+    @property
+    def rank(self) -> float:
+        """The fused score, else the best tool score; the time filter is not a score (its 1.0 means "inside")."""
+        return self.scores.get("fused", max((v for k, v in self.scores.items() if k != "time"), default=0.0))

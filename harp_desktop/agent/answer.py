@@ -124,7 +124,7 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence],
     Statements outrank questions at equal score (the reply to "do you smoke?" answers, the
     question does not); a question about what the patient said looks at the answering side.
     """
-    ranked = sorted(evidence, key=lambda e: -rank_score(e))
+    ranked = sorted(evidence, key=lambda e: -e.rank)
     if plan.intent == "text":  # a question is rarely the answer: statements first, each side in rank order
         ranked = [e for e in ranked if not replies.asks(e.text)] + [e for e in ranked if replies.asks(e.text)]
     answering = patient_side(question, ranked, shares)
@@ -152,11 +152,6 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence],
         first = re.split(r"(?<=[.!?])\s+", quote)[0][:100]
     cites = " ".join(chain.span(e) for e in top)
     return first, f'Closest evidence: "{quote}" {cites} (extractive answer: no language model used).', True
-
-
-def rank_score(e: Evidence) -> float:
-    """The fused score, else the best tool score; the time filter is not a score (its 1.0 means "inside")."""
-    return e.scores.get("fused", max((v for k, v in e.scores.items() if k != "time"), default=0.0))
 
 
 def patient_side(question: str, evidence: list[Evidence],

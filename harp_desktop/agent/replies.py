@@ -43,7 +43,7 @@ def add_replies(evidence: list[Evidence], segments: list[dict], make) -> list[Ev
     ``make(segment, score)`` builds an Evidence item (RecordingTools.from_segment's shape).
     """
     have = {e.segment_id for e in evidence}
-    ranked = sorted(evidence, key=lambda e: -e.scores.get("fused", max(e.scores.values(), default=0.0)))
+    ranked = sorted(evidence, key=lambda e: -e.rank)
     added: list[Evidence] = []
     for e in ranked:
         if len(added) >= MAX_REPLIES:

@@ -141,7 +141,7 @@ def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[
         # Drug names are what ASR mishears most ("the peroxide"): fall back to the best-ranked
         # statement, and say that the word itself was not found.
         best = sorted((e for e in evidence if e.speaker and e.text.strip() and not e.text.rstrip().endswith("?")),
-                      key=lambda e: -e.scores.get("fused", max(e.scores.values(), default=0.0)))
+                      key=lambda e: -e.rank)
         hits = best[:1]
         closest = " The words asked about were not found verbatim; this is the closest-matching turn."
     if not m or not hits:
