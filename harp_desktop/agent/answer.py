@@ -143,6 +143,8 @@ def extractive(plan: Plan, question: str, evidence: list[Evidence],
         if answering is not None and not any(e in answering for e in hit):
             return "No", (f'Only the clinician mentions it: "{hit[0].text.strip()[:160]}" {chain.span(hit[0])}; '
                           "the patient does not (extractive answer: no language model used)."), True
+        if answering is not None:  # cite only the patient's words, not the clinician's advice after them
+            hit = [e for e in hit if e in answering]
         best, quote = hit[0], hit[0].text.strip()[:200]
         top = hit[:2]
         first = "No" if negated(quote, [w for t in plan_terms(plan) for w in t.split()]) else "Yes"
