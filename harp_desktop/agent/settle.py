@@ -99,7 +99,7 @@ def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, b
         return (format_clock(items[0].start_s), f"The first {plan.target_emotion}-sounding speech is at "
                 f"{span(items[0])} (p={items[0].scores['label']:.2f}); also {_cites(items[1:]) or 'none'}.", True)
     if plan.intent == "emotion":
-        return settle_emotion_state(plan, evidence)
+        return settle_emotion_state(plan, evidence, what)
     if plan.intent == "count" and SPEAKER_COUNT.search(what):
         return count_voices(evidence)
     return None
@@ -155,8 +155,11 @@ def settle_who(question: str, evidence: list[Evidence], shares: dict[str, tuple[
                   f"of {n} turns (clinicians ask, patients answer), so is most likely the {role}.{closest}", True)
 
 
-def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool] | None:
-    """The emotion label with the best calibrated score among tags near the anchor."""
+def settle_emotion_state(plan: Plan, evidence: list[Evidence], what: str = "") -> tuple[str, str, bool] | None:
+    """The emotion label with the best calibrated score among tags near the anchor.
+
+    A question about how a voice sounds at a moment that has no emotion tag nearby is not
+    left to the model (it guessed from another speaker's tag 12 s away): code says so."""
     best: tuple[float, str, Evidence] | None = None
     for e in evidence:
         dist = 0.0 if plan.anchor_s is None else max(0.0, e.start_s - plan.anchor_s, plan.anchor_s - e.end_s)
@@ -167,9 +170,19 @@ def settle_emotion_state(plan: Plan, evidence: list[Evidence]) -> tuple[str, str
                 if best is None or score > best[0]:
                     best = (score, m.group(1), e)
     if best is None:
-        return None
+        if plan.anchor_s is None or not VOICE_WORDS.search(what):
+            return None
+        near = [e for e in evidence if e.text.strip() and e.start_s - 3.0 <= plan.anchor_s <= e.end_s + 3.0]
+        if not near:
+            return CANNOT_TELL, f"No speech was found near {format_clock(plan.anchor_s)}.", False
+        ev = min(near, key=lambda e: max(0.0, e.start_s - plan.anchor_s, plan.anchor_s - e.end_s))
+        return CANNOT_TELL, (f"The speech at {span(ev)} (\"{ev.text.strip()[:80]}\") is {ev.end_s - ev.start_s:.1f} s "
+                             "long, too short for the emotion model to judge; no emotion is claimed."), False
     _, label, ev = best
     return label, f"The speech at {span(ev)} was classified as {label}.", True
+
+
+VOICE_WORDS = re.compile(r"\b(voice|sound\w*|tone|heard|hear)\b", re.I)
 
 
 CANNOT_TELL = "Cannot tell from the sound"

@@ -62,3 +62,18 @@ def test_ask_says_it_cannot_tell_on_a_real_recording(indexed):
                for x, y in a.citations)
     w = lib.ask(res.sha256, "Is the wheeze inspiratory?")
     assert w.answer.startswith(CANNOT_TELL) and "No wheeze was detected" in w.rationale
+
+
+def test_a_voice_at_a_moment_without_an_emotion_tag_is_not_guessed():
+    q = "What emotion does the woman's voice convey at 00:43?"
+    plan = rule_plan(q, 600.0, False)
+    assert plan.intent == "emotion" and plan.anchor_s == 43.0
+    angry_elsewhere = Evidence(28.6, 31.4, 1, "SPEAKER_2", "Kids are talking by the door.", ["emotion:angry (0.71)"])
+    short = Evidence(43.2, 43.7, 2, "SPEAKER_4", "The door!", [])
+    first, why, ok = settle(plan, [angry_elsewhere, short], q)
+    assert first == CANNOT_TELL and not ok and "[00:43-00:44]" in why and "0.5 s" in why
+    # A tag near the moment settles it; a question about words (not the voice) is left to the model.
+    near = Evidence(41.0, 44.0, 3, "SPEAKER_4", "Kids are talking by the door.", ["emotion:sad (0.65)"])
+    assert settle(plan, [angry_elsewhere, near], q)[0] == "sad"
+    words = "What emotion does the patient express at 00:43?"
+    assert settle(rule_plan(words, 600.0, False), [angry_elsewhere, short], words) is None
