@@ -165,13 +165,17 @@ class Library(AnnotationsAPI):
 
     def ask(self, ref: str | Path, question: str, cue: str | Path | None = None, *, llm=None,
             retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf", two_pass: bool = True,
-            given_spans: list[tuple[float, float]] | None = None, audio=None):
+            given_spans: list[tuple[float, float]] | None = None, audio=None, on_draft=None):
         """Answer a question about an indexed recording (see harp_desktop.agent.ask);
         ``given_spans`` replaces retrieval with those moments (the oracle); ``audio``: the
-        AudioModelConfig for evidence audio|multimodal (None: $HARP_AUDIO_MODEL/_PROJECTOR)."""
+        AudioModelConfig for evidence audio|multimodal (None: $HARP_AUDIO_MODEL/_PROJECTOR);
+        ``on_draft(answer_json)``: called with the evidence and an extractive draft before the
+        language model writes the answer (not called when code or no model answers)."""
         from harp_desktop.agent.ask import Asker
 
-        return Asker(self, llm, retrieval, evidence, fusion, two_pass, audio).ask(ref, question, cue, given_spans)
+        asker = Asker(self, llm, retrieval, evidence, fusion, two_pass, audio)
+        asker.on_draft = on_draft
+        return asker.ask(ref, question, cue, given_spans)
 
     def delete_recording(self, ref: str | Path):
         """Remove a recording and everything derived from it (rows, vectors, audio cache, arrays, answers)."""

@@ -7,9 +7,11 @@ fallback (invalid plan, missing model, failed tool) is said in ``notes``.
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import time
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -84,6 +86,10 @@ class Asker:
         self.fusion, self.two_pass = fusion, two_pass
         self.audio_config = audio  # AudioModelConfig for --evidence audio|multimodal (None: $HARP_AUDIO_*)
         self.store_answers = True  # evaluation runs turn this off: the user's answer history stays theirs
+        # Called with a draft answer (the extractive one, marked "draft") once the evidence is in
+        # and before the language model starts, which takes 15-40 s on 2 cores: the GUI shows
+        # the evidence at once instead of a spinner.
+        self.on_draft: Callable[[dict], None] | None = None
 
     # -- planning -----------------------------------------------------------------
     def plan(self, question: str, duration_s: float, has_cue: bool, notes: list[str]) -> Plan:
@@ -245,6 +251,7 @@ class Asker:
             first, rationale, supported = heard
         elif self.llm is not None:
             shares = tools.question_share()
+            self._send_draft(question, plan, evidence, shares, timings, t_all)
             hint = ans.speaker_hint(evidence, shares)
             first, rationale, supported = self._reason(question, plan, evidence, notes, hint, shares)
         else:
@@ -269,6 +276,20 @@ class Asker:
         if self.store_answers:
             self.lib.db.store_answer(rec["id"], result.to_json())
         return result
+
+    def _send_draft(self, question: str, plan: Plan, evidence: list, shares: dict, timings: dict,
+                    t_all: float) -> None:
+        if self.on_draft is None:
+            return
+        first, rationale, _ = ans.extractive(plan, question, evidence, shares)
+        verdict = verify.check(rationale, evidence)
+        draft = ans.Answer(question, first, verdict.rationale, False, evidence, verdict.citations, plan.to_dict(),
+                           {**timings, "total": time.perf_counter() - t_all}, {"llm": None, "planner": plan.source},
+                           ["draft from the retrieved evidence; the language model is writing the answer"], [])
+        try:
+            self.on_draft({**draft.to_json(), "draft": True})
+        except Exception:  # noqa: BLE001 - a display callback must never cost the user the answer
+            logging.getLogger(__name__).exception("draft callback failed")
 
     def _reason(self, question: str, plan: Plan, evidence: list, notes: list[str],
                 hint: str = "", shares: dict | None = None) -> tuple[str, str, bool]:

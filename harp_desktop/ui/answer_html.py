@@ -20,7 +20,11 @@ def render(a: dict) -> str:
     parts = [f'<p style="color:#616161; margin:0">Q: {html.escape(a.get("question", ""))}</p>',
              f'<p style="font-size:16pt; font-weight:600; color:{colour}; margin:4px 0 2px 0">'
              f'{link_citations(a.get("answer", ""), exact)}</p>']
-    if supported:
+    if a.get("draft"):
+        parts.append('<p style="margin:0 0 6px 0"><span style="background-color:#1565c0; color:#ffffff; '
+                     'font-weight:bold">&nbsp;DRAFT&nbsp;</span><span style="color:#1565c0">&nbsp;The closest '
+                     'evidence, quoted; the language model is still writing the answer.</span></p>')
+    elif supported:
         parts.append('<p style="color:#2e7d32; margin:0 0 6px 0">\u2714 Supported by the evidence below '
                      '(click a time to listen)</p>')
     else:

