@@ -1,8 +1,11 @@
-"""Speech emotion: a small softmax head over pooled YAMNet embeddings + numpy prosody.
+"""Speech emotion: a small softmax head over pooled YAMNet embeddings, Whisper encoder states + numpy prosody.
 
 Features (``FEATURE_VERSION``), shared with models/emotion/train_emotion.py so training
 and inference cannot drift: the YAMNet 1024-d embeddings of the 0.48 s frames whose
-centres fall inside the span, pooled as mean and std, then ``PROSODY``: pitch from a
+centres fall inside the span, pooled as mean and std, then the Whisper encoder states
+(``WHISPER_PROFILE``'s weights, the recording encoded once in 30 s windows,
+harp_desktop/index/whisper_enc.py) of the 20 ms frames inside the span, pooled as mean
+and std, then ``PROSODY``: pitch from a
 vectorised YIN at 8 kHz, energy dynamics, a speaking-rate proxy, spectral balance and
 MFCC 1-12 statistics over the active frames, all level-invariant (no absolute loudness:
 it separates RAVDESS emotions but not real recordings). The head
@@ -26,9 +29,12 @@ import scipy.signal
 from harp_desktop.index import speaker_norm
 from harp_desktop.index.events import _MEL, log_mel
 from harp_desktop.index.voice_quality import VOICE, pool_voice
+from harp_desktop.index.whisper_enc import EncoderStates, encode
 
 SR = 16000
-FEATURE_VERSION = "emo-feat-v3"
+SPEECH_VERSION = "emo-feat-v3"  # YAMNet + prosody + voice quality (speech_features), unchanged since head v3
+WHISPER_PROFILE, WHISPER_DIM = "tiny.en", 384  # the ASR profile whose encoder the head was trained on
+FEATURE_VERSION = f"emo-feat-v5-whisper-{WHISPER_PROFILE}"  # speech_features + the Whisper encoder block
 _SR8, _W, _HOP, _TMIN, _TMAX, _NFFT = 8000, 200, 80, 16, 134, 512  # YIN at 8 kHz: 25 ms, 60-500 Hz
 _HANN = np.hanning(2 * _W).astype(np.float32)
 PROSODY = [
@@ -36,10 +42,12 @@ PROSODY = [
     "energy_std_db", "energy_range_db", "energy_delta_db", "onsets_per_s", "periodicity",
     "hf_ratio_db", "centroid_khz", "flatness",
 ] + [f"mfcc{i}_{s}" for s in ("mean", "std", "dstd") for i in range(1, 13)]
-N_FEATURES = 2048 + len(PROSODY) + len(VOICE)  # embeddings mean + std, PROSODY, voice_quality.VOICE
+N_WHISPER = 2 * WHISPER_DIM
+N_FEATURES = 2048 + N_WHISPER + len(PROSODY) + len(VOICE)  # YAMNet mean + std, Whisper mean + std, PROSODY, VOICE
 _DCT = scipy.fft.dct(np.eye(64), type=2, norm="ortho", axis=0)[1:13].T.astype(np.float32)  # MFCC 1-12
 FRAME_S = _HOP / _SR8  # 10 ms per prosody frame
 MIN_SEGMENT_S, LONG_S, WIN_S, WIN_HOP_S = 0.8, 4.0, 3.0, 1.5
+SEGMENT_PAD_S = 0.5  # audio around a segment encoded with it (training: 0.5 s of silence before a clip)
 NON_EMOTIONAL = ("neutral", "calm")  # labels that do not mark a moment as emotional
 
 
@@ -147,18 +155,30 @@ def pool_embeddings(embeddings: np.ndarray) -> np.ndarray:
     return np.concatenate([e.mean(0), e.std(0)]) if len(e) else np.zeros(2048, np.float32)
 
 
-def features(wav16k: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
-    """Feature vector: embeddings (n, 1024) pooled as mean + std, then PROSODY, then voice_quality.VOICE."""
+def speech_features(wav16k: np.ndarray, embeddings: np.ndarray) -> np.ndarray:
+    """YAMNet embeddings (n, 1024) pooled as mean + std, then PROSODY, then voice_quality.VOICE (head v3's vector)."""
     t = tracks(wav16k)
     return np.concatenate([pool_embeddings(embeddings), pool_tracks(t), pool_voice(t)]).astype(np.float32)
 
 
+def combine(speech: np.ndarray, whisper: np.ndarray) -> np.ndarray:
+    """The head's vector: speech_features' YAMNet block, the pooled Whisper states, then its speech features."""
+    return np.concatenate([speech[..., :2048], whisper, speech[..., 2048:]], axis=-1).astype(np.float32)
+
+
+def features(wav16k: np.ndarray, embeddings: np.ndarray, whisper: np.ndarray) -> np.ndarray:
+    """Feature vector of a span: YAMNet embeddings (n, 1024), its pooled Whisper states (N_WHISPER,
+    ``EncoderStates.pool``), then prosody and voice quality of its audio."""
+    return combine(speech_features(wav16k, embeddings), whisper)
+
+
 def span_features(wav16k: np.ndarray, start_s: float, wins: list[tuple[float, float]], times: np.ndarray,
-                  embs: np.ndarray) -> np.ndarray:
+                  embs: np.ndarray, states: EncoderStates) -> np.ndarray:
     """features() of each window of a span starting at start_s, computing the prosody tracks once.
 
-    The window covering the whole span gets exactly features(wav16k, ...); others pool a
-    slice of the same 10 ms tracks."""
+    ``states``: the Whisper encoder states of the recording (times in recording seconds, like
+    ``times`` and the windows). The window covering the whole span gets exactly
+    features(wav16k, ...); others pool a slice of the same 10 ms tracks."""
     t = tracks(wav16k)
     out = []
     for a, b in wins:
@@ -166,9 +186,19 @@ def span_features(wav16k: np.ndarray, start_s: float, wins: list[tuple[float, fl
         hi = int(round((b - start_s - 2 * _W / SR) / FRAME_S)) + 1
         whole = b - a >= len(wav16k) / SR - 2 / SR  # the span itself: exactly features()
         sl = (0, None) if whole else (lo, max(hi, lo + 1))
-        out.append(np.concatenate([pool_embeddings(embs[frames_in(times, a, b)]), pool_tracks(t, *sl),
-                                   pool_voice(t, *sl)]))
+        speech = np.concatenate([pool_embeddings(embs[frames_in(times, a, b)]), pool_tracks(t, *sl), pool_voice(t, *sl)])
+        out.append(combine(speech, states.pool(a, b)))
     return np.array(out, np.float32)
+
+
+def load_whisper(cpu_threads: int = 1):
+    """The WHISPER_PROFILE faster-whisper model (int8, offline weights from the installed packages)."""
+    from faster_whisper import WhisperModel
+
+    from harp_desktop import weights
+
+    return WhisperModel(str(weights.model_path(weights.ASR_PROFILES[WHISPER_PROFILE])), device="cpu",
+                        compute_type="int8", cpu_threads=cpu_threads)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -180,7 +210,7 @@ def softmax(z: np.ndarray) -> np.ndarray:
 class EmotionModel:
     """The trained head: ``predict(wav, embeddings)`` -> {label: calibrated probability}."""
 
-    def __init__(self, head_path: Path, tagger=None) -> None:
+    def __init__(self, head_path: Path, tagger=None, whisper=None) -> None:
         with np.load(head_path, allow_pickle=False) as z:
             self.W, self.b = z["W"].astype(np.float32), z["b"].astype(np.float32)
             self.mean, self.std = z["mean"].astype(np.float32), z["std"].astype(np.float32)
@@ -195,6 +225,7 @@ class EmotionModel:
         if version != FEATURE_VERSION:
             raise ValueError(f"{head_path}: features {version}, this code computes {FEATURE_VERSION}")
         self._tagger = tagger  # a YamnetTagger, used only when no embeddings are given
+        self._whisper = whisper  # a faster_whisper.WhisperModel of WHISPER_PROFILE; loaded on first predict() if None
 
     def speaker_normalise(self, feats: np.ndarray, ref: np.ndarray) -> np.ndarray:
         """feats z-scored by the statistics of ref (one feature row per segment of the same speaker).
@@ -217,7 +248,10 @@ class EmotionModel:
                 raise ValueError("no embeddings given and no YAMNet tagger to compute them")
             fs = self._tagger.run(np.asarray(wav16k, np.float32), hop_s=0.48, dense_hop_s=None)
             embeddings = fs.embeddings[frames_in(fs.times_s, 0.0, len(wav16k) / SR)]
-        f = features(wav16k, embeddings)
+        if self._whisper is None:
+            self._whisper = load_whisper()
+        wav = np.asarray(wav16k, np.float32)
+        f = features(wav, embeddings, encode(self._whisper, wav).pool(0.0, len(wav) / SR))
         p = self.proba(self.speaker_normalise(f, f))[0]  # one clip: its speaker statistics are mostly the prior
         return {k: float(v) for k, v in zip(self.labels, p, strict=True)}
 
@@ -232,6 +266,24 @@ def spans(a: float, b: float) -> list[tuple[float, float]]:
     return out
 
 
+def segment_states(whisper, audio: np.ndarray, a: float, b: float) -> EncoderStates:
+    """Whisper encoder states of one segment heard alone (SEGMENT_PAD_S of its own surroundings on each side,
+    zero-padded to Whisper's 30 s window), times in recording seconds: as train_emotion.py encodes a clip."""
+    i0 = max(0, int((a - SEGMENT_PAD_S) * SR))
+    st = encode(whisper, audio[i0: int((b + SEGMENT_PAD_S) * SR)])
+    return EncoderStates(st.states, st.times + i0 / SR)
+
+
+def whisper_model(ctx):
+    """WHISPER_PROFILE's WhisperModel: the ASR stage's own when it used that profile, else loaded once per process."""
+    from harp_desktop import weights
+    from harp_desktop.index.asr import Transcriber
+
+    key = weights.ASR_PROFILES[WHISPER_PROFILE]
+    threads = ctx.options.cpu_threads
+    return ctx.models.get(f"asr:{key}:{threads}", lambda: Transcriber(weights.model_path(key), None, threads)).model
+
+
 def run_emotion(ctx) -> dict:
     """Pipeline stage: one emotion tag per speech segment + per-segment probability vectors."""
     from harp_desktop import weights
@@ -244,13 +296,15 @@ def run_emotion(ctx) -> dict:
         "SELECT id, start_s, end_s, speaker_id FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid])
         if s["end_s"] - s["start_s"] >= MIN_SEGMENT_S]
     plain = [i for i, lab in enumerate(model.labels) if lab in (model.neutral, *NON_EMOTIONAL)]
+    whisper = whisper_model(ctx) if segs else None
     feats = []  # per segment: (1 + windows, n_features); the whole segment first
     for i, s in enumerate(segs):
         if i % 20 == 0:
             ctx.check()
             ctx.report(0.9 * i / max(1, len(segs)))
         seg = ctx.audio[int(s["start_s"] * SR): int(s["end_s"] * SR)]
-        feats.append(span_features(seg, int(s["start_s"] * SR) / SR, spans(s["start_s"], s["end_s"]), times, embs))
+        feats.append(span_features(seg, int(s["start_s"] * SR) / SR, spans(s["start_s"], s["end_s"]), times, embs,
+                                   segment_states(whisper, ctx.audio, s["start_s"], s["end_s"])))
     # Each diarized speaker's statistics come from all their segments (whole-segment rows), labels unknown.
     by_speaker: dict = {}
     for s, f in zip(segs, feats, strict=True):

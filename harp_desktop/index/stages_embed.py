@@ -121,8 +121,10 @@ def emotion_key(options) -> str:
     from harp_desktop import weights
     from harp_desktop.index import emotion
 
-    # A speaker-normalised head (scored per diarized speaker) changes the weights fingerprint itself.
-    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v1"
+    # A speaker-normalised head (scored per diarized speaker) changes the weights fingerprint itself; the
+    # Whisper encoder's weights (a fixed ASR profile, whatever the ASR stage uses) are part of the features.
+    whisper = weights.fingerprint(weights.ASR_PROFILES[emotion.WHISPER_PROFILE])
+    return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:{whisper}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v1"
 
 
 def run_emotion(ctx: StageContext) -> dict:

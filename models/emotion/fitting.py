@@ -33,23 +33,33 @@ def standardise(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mu, np.where(sd > 1e-6, sd, 1.0)
 
 
-def standardise_w(X: np.ndarray, n_emb: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Standardise, with the first n_emb (embedding) columns scaled down by alpha: a stronger L2 on them."""
+def standardise_w(X: np.ndarray, n_emb: int, alpha: float, n_w: int = 0, beta: float = 1.0
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Standardise, with the first n_emb (YAMNet) columns scaled down by alpha and the next n_w (Whisper
+    encoder) columns by beta: a stronger L2 on those blocks."""
     mu, sd = standardise(X)
     sd = sd.copy()
     sd[:n_emb] /= alpha
+    sd[n_emb:n_emb + n_w] /= beta
     return mu, sd
 
 
-def fit(X: np.ndarray, y: np.ndarray, k: int, lam: float) -> tuple[np.ndarray, np.ndarray]:
+def fit(X: np.ndarray, y: np.ndarray, k: int, lam: float, extra: np.ndarray | None = None, rho: float = 0.0
+        ) -> tuple[np.ndarray, np.ndarray]:
     """L2-regularised softmax regression on standardised X: class-balanced mean NLL + lam/2 |W|^2.
 
     Each class weighs the same in the loss: RAVDESS has half as many neutral clips as
-    others (no strong-intensity neutral), and unweighted the head almost never said neutral."""
+    others (no strong-intensity neutral), and unweighted the head almost never said neutral.
+    Rows marked extra (the plain TTS clips) are left out of the balancing and together weigh rho
+    of one class."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     n, d = X.shape
     Y = np.eye(k)[y]
-    w = 1.0 / np.bincount(y, minlength=k)[y]
+    extra = np.zeros(n, bool) if extra is None else extra
+    w = np.zeros(n)
+    w[~extra] = 1.0 / np.bincount(y[~extra], minlength=k)[y[~extra]]
+    if extra.any():
+        w[extra] = rho / extra.sum()
     w = (w * n / w.sum())[:, None]  # mean 1: the loss keeps the scale lam was chosen for
 
     def f(theta: np.ndarray) -> tuple[float, np.ndarray]:
@@ -65,17 +75,19 @@ def fit(X: np.ndarray, y: np.ndarray, k: int, lam: float) -> tuple[np.ndarray, n
     return res.x[: d * k].reshape(d, k), res.x[d * k:]
 
 
-def loao_logits(X, y, actors, train_rows, test_rows, k, lam, n_emb=0, alpha=1.0, prep=None) -> np.ndarray:
-    """Held-out-actor logits for test_rows (one fold per actor; training uses all variants).
+def loao_logits(X, y, actors, train_rows, test_rows, k, lam, n_emb=0, alpha=1.0, prep=None, n_w=0, beta=1.0,
+                extra=None, rho=0.0) -> np.ndarray:
+    """Held-out-actor logits for test_rows (one fold per actor that has test rows; training uses all variants,
+    and the extra rows, never tested, are in every fold's training with weight rho: see fit).
 
     prep(training-row mask) -> the matrix to use in that fold (speaker normalisation whose
     population prior may only come from the training actors); None: X as is."""
     out = np.zeros((len(X), k))
-    for a in np.unique(actors):
+    for a in np.unique(actors[test_rows]):
         tr, te = train_rows & (actors != a), test_rows & (actors == a)
         Xf = prep(tr) if prep else X
-        mu, sd = standardise_w(Xf[tr], n_emb, alpha)
-        W, b = fit((Xf[tr] - mu) / sd, y[tr], k, lam)
+        mu, sd = standardise_w(Xf[tr], n_emb, alpha, n_w, beta)
+        W, b = fit((Xf[tr] - mu) / sd, y[tr], k, lam, None if extra is None else extra[tr], rho)
         out[te] = ((Xf[te] - mu) / sd) @ W + b
     return out
 

@@ -10,15 +10,18 @@ from harp_desktop import weights
 from harp_desktop.api import Library
 from harp_desktop.index.emotion import (
     N_FEATURES,
+    N_WHISPER,
     PROSODY,
     SR,
     EmotionModel,
     features,
     frames_in,
+    load_whisper,
     prosody,
     span_features,
     spans,
 )
+from harp_desktop.index.whisper_enc import WINDOW_S, EncoderStates, encode, windows_for
 from tests.conftest import DATA, FAST
 
 
@@ -47,13 +50,15 @@ def test_prosody_finds_pitch_and_is_level_invariant():
 def test_feature_shapes_and_degenerate_input():
     rng = np.random.default_rng(0)
     emb = rng.standard_normal((5, 1024)).astype(np.float16)
-    f = features(_vowel(120.0), emb)
+    wv = rng.standard_normal(N_WHISPER).astype(np.float32)
+    f = features(_vowel(120.0), emb, wv)
     assert f.shape == (N_FEATURES,) and f.dtype == np.float32 and np.isfinite(f).all()
     assert np.allclose(f[:1024], emb.astype(np.float32).mean(0), atol=1e-3)
+    assert np.array_equal(f[2048:2048 + N_WHISPER], wv)  # the Whisper block follows the YAMNet block
     for wav in (np.zeros(SR, np.float32), np.zeros(100, np.float32)):  # silence, shorter than one frame
-        g = features(wav, emb[:1])
+        g = features(wav, emb[:1], wv)
         assert g.shape == (N_FEATURES,) and np.isfinite(g).all()
-    assert np.isfinite(features(_vowel(120.0), np.zeros((0, 1024), np.float16))).all()
+    assert np.isfinite(features(_vowel(120.0), np.zeros((0, 1024), np.float16), wv)).all()
 
 
 def test_frames_in_and_windows():
@@ -73,14 +78,56 @@ def test_window_features_share_one_prosody_pass():
     seg = x[int(start * SR): int(end * SR)]
     times = np.arange(30) * 0.48 + 0.4875
     emb = np.random.default_rng(2).standard_normal((30, 1024)).astype(np.float16)
+    st = np.arange(500, dtype=np.float32)[:, None] * np.ones(N_WHISPER // 2, np.float32)  # state i = i, every dim
+    states = EncoderStates(st, (np.arange(500) + 0.5) * 0.02)
     wins = spans(start, end)
-    got = span_features(seg, int(start * SR) / SR, wins, times, emb)
+    got = span_features(seg, int(start * SR) / SR, wins, times, emb, states)
     assert got.shape == (len(wins), N_FEATURES)
-    assert np.array_equal(got[0], features(seg, emb[frames_in(times, start, end)]))  # the segment: exact
+    whole = features(seg, emb[frames_in(times, start, end)], states.pool(start, end))
+    assert np.array_equal(got[0], whole)  # the segment: exact
+    # The Whisper block pools the 20 ms states centred inside the span: here their mean index.
+    inside = np.flatnonzero(((np.arange(500) + 0.5) * 0.02 >= start) & ((np.arange(500) + 0.5) * 0.02 <= end))
+    assert got[0, 2048] == pytest.approx(inside.mean()) and inside[0] == 62 and inside[-1] == 394
     for (a, b), row in zip(wins[1:], got[1:], strict=True):  # windows: a slice of the same tracks
-        alone = features(x[int(a * SR): int(b * SR)], emb[frames_in(times, a, b)])
-        assert np.array_equal(row[:2048], alone[:2048])
-        assert np.corrcoef(row[2048:], alone[2048:])[0, 1] > 0.99
+        alone = features(x[int(a * SR): int(b * SR)], emb[frames_in(times, a, b)], states.pool(a, b))
+        assert np.array_equal(row[:2048 + N_WHISPER], alone[:2048 + N_WHISPER])
+        assert np.corrcoef(row[2048 + N_WHISPER:], alone[2048 + N_WHISPER:])[0, 1] > 0.99
+
+
+@pytest.fixture(scope="module")
+def whisper():
+    return load_whisper()
+
+
+def test_whisper_windows_for_spans():
+    assert windows_for([(1.0, 3.0)]) == [0]
+    assert windows_for([(29.0, 31.0), (95.0, 96.0)]) == [0, 1, 3]
+    assert windows_for([(30.0, 60.0)]) == [1]  # ends on the boundary: not the next window
+
+
+def test_whisper_states_are_pooled_inside_the_segment_and_its_window_only(whisper):
+    """A segment's Whisper block comes from the states of its own 30 s window, centred inside it: it equals
+    encoding that window alone, does not change when audio in another window changes, and the
+    recording's windows are encoded once each (only those asked for)."""
+    x, _ = sf.read(DATA / "speaker_a_1.flac", dtype="float32")
+    rec = np.zeros(int(40 * SR), np.float32)
+    rec[: len(x)] = x * 0.5  # window 0: other speech
+    rec[int(31 * SR): int(31 * SR) + len(x)] = x  # window 1: the segment's speech
+    seg = (31.0, 34.0)  # both ends 10 ms from a state centre: no rounding at the edges
+    full = encode(whisper, rec)
+    assert full.dim == N_WHISPER // 2 and np.all(np.diff(full.times) > 0)
+    assert full.times[0] == pytest.approx(0.01) and full.times[-1] < 40.0
+    v = full.pool(*seg)
+    assert v.shape == (N_WHISPER,) and np.isfinite(v).all()
+    alone = encode(whisper, rec[int(WINDOW_S * SR):])  # the same window encoded by itself, times from 0
+    assert np.allclose(v, alone.pool(seg[0] - WINDOW_S, seg[1] - WINDOW_S), atol=1e-5)
+    changed = rec.copy()
+    changed[: int(WINDOW_S * SR)] = np.random.default_rng(0).standard_normal(int(WINDOW_S * SR)) * 0.1
+    only = encode(whisper, changed, windows=windows_for([seg]))
+    assert np.array_equal(only.times, full.times[full.times >= WINDOW_S])
+    assert np.array_equal(only.pool(*seg), v)
+    # Pooling uses the states inside the span: another span of the same window gives another vector.
+    assert not np.allclose(full.pool(31.0, 31.5), v, atol=1e-2)
 
 
 def test_head_matches_manifest_and_gives_probabilities(model):

@@ -7,6 +7,7 @@ out-of-fold file) and that it is deterministic, not what it learns."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from harp_desktop.index.emotion import EmotionModel
+from harp_desktop.index.emotion import N_FEATURES, N_WHISPER, EmotionModel
 from tests.conftest import DATA, REPO
 
 SCRIPT = REPO / "models" / "emotion" / "train_emotion.py"
@@ -33,6 +34,14 @@ def _ravdess(root):
     return root
 
 
+def _plain(root):
+    """Two stand-ins for make_plain_speech.py's output (plain_NNN.flac), so the --plain path runs without flite."""
+    root.mkdir()
+    for i, name in enumerate(["injection", "speaker_b_1"]):
+        shutil.copyfile(DATA / f"{name}.flac", root / f"plain_{i:03d}.flac")
+    return root
+
+
 def _train(data, out, cache, *extra):
     r = subprocess.run([sys.executable, str(SCRIPT), str(data), "--out", str(out / "head.npz"),
                         "--report", str(out / "REPORT.md"), "--loao", str(out / "loao.json"), "--cache", str(cache),
@@ -47,17 +56,19 @@ def test_training_on_a_small_subset_is_deterministic(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
     b.mkdir()
-    _train(data, a, tmp_path / "cache_a.npz")
-    _train(data, b, tmp_path / "cache_b.npz")  # features recomputed too, not read from a's cache
+    plain = _plain(tmp_path / "plain")
+    _train(data, a, tmp_path / "cache_a.npz", "--plain", str(plain))
+    _train(data, b, tmp_path / "cache_b.npz", "--plain", str(plain))  # features recomputed too, not read from a's cache
     assert (a / "head.npz").read_bytes() == (b / "head.npz").read_bytes()
     assert (a / "loao.json").read_text() == (b / "loao.json").read_text()
     model = EmotionModel(a / "head.npz")
-    assert len(model.labels) == 8 and model.neutral == "neutral"
+    assert len(model.labels) == 8 and model.neutral == "neutral" and model.W.shape[0] == N_FEATURES
     loao = json.loads((a / "loao.json").read_text())
     assert loao["labels"] == model.labels and len(loao["rows"]) == 12  # every canonical clip, once
     assert all(abs(sum(r["p"]) - 1) < 1e-3 and r["actor"] in (1, 2, 5) for r in loao["rows"])
     report = (a / "REPORT.md").read_text()
     assert "Held-out-actor accuracy" in report and "| truth \\ pred |" in report
+    assert "Plain speech from outside RAVDESS: 2 neutral sentences" in report
     p = model.proba(np.zeros((1, model.W.shape[0]), np.float32))
     assert p.shape == (1, 8) and abs(float(p.sum()) - 1) < 1e-5
 
@@ -74,5 +85,19 @@ def test_speaker_normalised_training_is_deterministic_and_writes_speaker_statist
     assert "stress_accuracy" in out
     assert (a / "head.npz").read_bytes() == (b / "head.npz").read_bytes()
     model = EmotionModel(a / "head.npz")
-    assert model.spk is not None and model.spk[0] == 2048 and len(model.spk[1]) == model.W.shape[0] - 2048
+    start = 2048 + N_WHISPER  # the speech features after the YAMNet and Whisper blocks
+    assert model.spk is not None and model.spk[0] == start and len(model.spk[1]) == model.W.shape[0] - start
     assert "Speaker normalisation" in (a / "REPORT.md").read_text()
+
+
+@pytest.mark.skipif(shutil.which("flite") is None, reason="flite (Debian package) not installed")
+def test_plain_speech_generator_is_deterministic(tmp_path):
+    gen = REPO / "models" / "emotion" / "make_plain_speech.py"
+    for d in ("a", "b"):
+        subprocess.run([sys.executable, str(gen), str(tmp_path / d), "--limit", "3"], check=True, capture_output=True)
+    for i in range(3):
+        x, sr = sf.read(tmp_path / "a" / f"plain_{i:03d}.flac", dtype="float32")
+        assert sr == 16000 and x.ndim == 1 and len(x) > sr
+        assert (tmp_path / "a" / f"plain_{i:03d}.flac").read_bytes() == (tmp_path / "b" / f"plain_{i:03d}.flac").read_bytes()
+    rows = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert [r["voice"] for r in rows] == ["kal", "kal16", "kal"]  # never the test clips' or the sample's voices
