@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: PortAudio for playback, xcb libraries for a real Qt window,
-# fonts for PDF reports. Installed only if missing.
-SYS_PKGS="libportaudio2 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1 fonts-dejavu-core"
+# fonts for PDF reports, flite for the generated speech (test clips, bundled sample, plain
+# speech for the emotion head; their generators are tested). Installed only if missing.
+SYS_PKGS="libportaudio2 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1 fonts-dejavu-core flite"
 missing=""
 for p in $SYS_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then
