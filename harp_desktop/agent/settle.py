@@ -160,9 +160,12 @@ def settle_emotion_state(plan: Plan, evidence: list[Evidence], what: str = "") -
 
     A question about how a voice sounds at a moment that has no emotion tag nearby is not
     left to the model (it guessed from another speaker's tag 12 s away): code says so."""
+    def gap(e: Evidence) -> float:  # seconds between the anchor and the evidence (0 inside it)
+        return 0.0 if plan.anchor_s is None else max(0.0, e.start_s - plan.anchor_s, plan.anchor_s - e.end_s)
+
     best: tuple[float, str, Evidence] | None = None
     for e in evidence:
-        dist = 0.0 if plan.anchor_s is None else max(0.0, e.start_s - plan.anchor_s, plan.anchor_s - e.end_s)
+        dist = gap(e)
         for lab in e.labels:
             m = re.match(r"emotion:(\w+) \(([\d.]+)\)", lab)
             if m and dist <= 3.0:
@@ -172,10 +175,10 @@ def settle_emotion_state(plan: Plan, evidence: list[Evidence], what: str = "") -
     if best is None:
         if plan.anchor_s is None or not VOICE_WORDS.search(what):
             return None
-        near = [e for e in evidence if e.text.strip() and e.start_s - 3.0 <= plan.anchor_s <= e.end_s + 3.0]
+        near = [e for e in evidence if e.text.strip() and gap(e) <= 3.0]
         if not near:
             return CANNOT_TELL, f"No speech was found near {format_clock(plan.anchor_s)}.", False
-        ev = min(near, key=lambda e: max(0.0, e.start_s - plan.anchor_s, plan.anchor_s - e.end_s))
+        ev = min(near, key=gap)
         return CANNOT_TELL, (f"The speech at {span(ev)} (\"{ev.text.strip()[:80]}\") is {ev.end_s - ev.start_s:.1f} s "
                              "long, too short for the emotion model to judge; no emotion is claimed."), False
     _, label, ev = best

@@ -249,6 +249,10 @@ class AskPanel(QWidget):
         self.set_history([])
         self.answerShown.emit(None)
 
+    def reportable(self) -> dict | None:
+        """The answer shown, unless it is a draft (the model is still writing): drafts are not exported."""
+        return None if self.current is None or self.current.get("draft") else self.current
+
     def show_answer(self, a: dict) -> None:
         self.current = a
         self.answer.setHtml(answer_html.render(a))

@@ -89,8 +89,7 @@ class ExportActions(QObject):
 
     def update_state(self) -> None:
         has_rec = self.w.data is not None and self.task is None
-        current = self.w.ask_panel.current
-        has_answer = has_rec and current is not None and not current.get("draft")  # a draft is not reportable
+        has_answer = has_rec and self.w.ask_panel.reportable() is not None
         for act, btn, on in ((self.act_answer, "answer", has_answer), (self.act_all, "all", has_rec),
                              (self.act_transcript, "transcript", has_rec)):
             act.setEnabled(on)
@@ -104,11 +103,12 @@ class ExportActions(QObject):
         return with_suffix(chosen, picked) if chosen else None
 
     def export_answer(self, path: str | None = None) -> None:
-        if self.w.data is None or self.w.ask_panel.current is None or self.w.ask_panel.current.get("draft"):
+        answer = self.w.ask_panel.reportable()
+        if self.w.data is None or answer is None:
             return
         target = self._target("Export the answer as a report", "-answer.pdf", REPORT_FILTER, path)
         if target:
-            self._start("answer", target, [self.w.ask_panel.current])
+            self._start("answer", target, [answer])
 
     def export_all(self, path: str | None = None) -> None:
         if self.w.data is None:

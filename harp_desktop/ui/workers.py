@@ -236,11 +236,10 @@ class AskTask(Task):
         try:
             answer = lib.ask(self.ref, self.question, self.cue, llm=llm, retrieval=self.retrieval,
                              evidence=self.evidence, fusion=self.fusion, audio=self.audio,
-                             on_draft=None if llm is None else self._draft)
+                             on_draft=self._draft)  # called only when the model answers
         finally:
             lib.close()
         return answer.to_json()
-
 
     def _draft(self, draft: dict) -> None:
         if not self.should_stop():
