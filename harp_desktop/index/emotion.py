@@ -3,9 +3,9 @@
 Features (``FEATURE_VERSION``), shared with models/emotion/train_emotion.py so training
 and inference cannot drift: the YAMNet 1024-d embeddings of the 0.48 s frames whose
 centres fall inside the span, pooled as mean and std, then the Whisper encoder states
-(``WHISPER_PROFILE``'s weights, the recording encoded once in 30 s windows,
-harp_desktop/index/whisper_enc.py) of the 20 ms frames inside the span, pooled as mean
-and std, then ``PROSODY``: pitch from a
+(``WHISPER_PROFILE``'s weights; each segment encoded alone with SEGMENT_PAD_S of its
+surroundings, as training encodes a clip: ``segment_states``, harp_desktop/index/whisper_enc.py)
+of the 20 ms frames inside the span, pooled as mean and std, then ``PROSODY``: pitch from a
 vectorised YIN at 8 kHz, energy dynamics, a speaking-rate proxy, spectral balance and
 MFCC 1-12 statistics over the active frames, all level-invariant (no absolute loudness:
 it separates RAVDESS emotions but not real recordings). The head

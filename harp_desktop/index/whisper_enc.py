@@ -1,6 +1,8 @@
-"""Whisper encoder states for the emotion head: encode a recording once, pool per span.
+"""Whisper encoder states for the emotion head: encode a signal, pool per span.
 
-The recording is cut into consecutive 30 s windows (Whisper's own input size; the last one is
+The app encodes each speech segment alone (emotion.segment_states); encoding a whole recording
+once made a segment's vector depend on its neighbours (models/emotion/REPORT.md). A signal is
+cut into consecutive 30 s windows (Whisper's own input size; the last one is
 zero-padded), each window's log-mel is computed on its own (Whisper clamps the log-mel to its
 maximum - 8, so the window is the unit) and encoded once. The encoder emits one state per 20 ms;
 a span's vector is the mean and std of the states whose centres fall inside it. A span therefore
