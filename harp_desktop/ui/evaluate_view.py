@@ -28,9 +28,10 @@ from PySide6.QtWidgets import (
 )
 
 from harp_desktop.api import Library, Progress
+from harp_desktop.errors import user_message
 from harp_desktop.evaluate.runner import Case, EvalOptions
 from harp_desktop.ui.timefmt import clock
-from harp_desktop.ui.workers import SHARED_MODELS, Task, one_line
+from harp_desktop.ui.workers import SHARED_MODELS, Task
 
 TRUTH_COLOR, EVIDENCE_COLOR = "#2e7d32", "#ef6c00"
 SUMMARY_COLUMNS = ["n", "HitRate", "Accuracy", "Citations", "Latency s"]
@@ -54,7 +55,7 @@ class EvalTask(Task):
             try:
                 llm = load_llm(self.llm_choice)
             except LLMError as exc:
-                self.signals.notice.emit(f"{one_line(exc)} Evaluating without a language model.")
+                self.signals.notice.emit(f"{user_message(exc)} Evaluating without a language model.")
         lib = Library(self.folder)
         lib.models = SHARED_MODELS
         try:

@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         import traceback
 
         traceback.print_exc()
-        send(error=" ".join(str(exc).split()) or type(exc).__name__)
+        from harp_desktop.errors import user_message
+
+        send(error=user_message(exc))  # the CLI's wording for a full disk, a read-only library...
         return 1
     send(done=dataclasses.asdict(result))
     return 0

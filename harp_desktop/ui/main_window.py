@@ -6,6 +6,7 @@ starts ``workers`` tasks for anything slow, and routes clicks (seek, play, renam
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +29,8 @@ from PySide6.QtWidgets import (
 
 from harp_desktop.agent.audio_evidence import AudioModelConfig
 from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
-from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED
+from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED, AudioError, probe
+from harp_desktop.errors import user_message
 from harp_desktop.paths import REPO_ROOT
 from harp_desktop.store.crypto import PassphraseError
 from harp_desktop.ui import annotate_menu, colors, envelope, passphrase
@@ -61,11 +63,18 @@ def expand_paths(paths: list[str]) -> list[str]:
     """Files as given; folders replaced by the audio files inside them (recursively, sorted)."""
     out: list[str] = []
     for p in map(Path, paths):
-        if p.is_dir():
+        if os.path.isdir(p):  # unlike Path.is_dir (3.11), False for a name too long instead of raising
             out += [str(f) for f in sorted(p.rglob("*")) if f.is_file() and f.suffix.lower() in AUDIO_SUFFIXES]
         else:
             out.append(str(p))
-    return list(dict.fromkeys(str(Path(p).expanduser().resolve()) for p in out))
+    return list(dict.fromkeys(map(_resolved, out)))
+
+
+def _resolved(path: str) -> str:
+    try:
+        return str(Path(path).expanduser().resolve())
+    except (OSError, RuntimeError):  # a symlink loop or a name too long: open_path says what is wrong
+        return str(path)
 
 
 class MainWindow(QMainWindow):
@@ -324,10 +333,15 @@ class MainWindow(QMainWindow):
         """Show a recording; index it (or resume an unfinished index) in the background."""
         rec = rd.find(self.lib, path)
         p = Path(path).expanduser()
-        if rec is None and not p.exists():
-            self.statusBar().showMessage(f"{path}: no such file", 8000)
-            return
-        resolved = rec["path"] if rec else str(p.resolve())
+        if rec is None:
+            try:  # the CLI's checks, here and now: a broken file never reaches the indexing queue
+                probe(p)
+                resolved = str(p.resolve())
+            except (AudioError, OSError, RuntimeError) as exc:  # RuntimeError: resolve() on a symlink loop
+                self.statusBar().showMessage(user_message(exc), 15000)
+                return
+        else:
+            resolved = rec["path"]
         if rec is not None:
             self.show_recording(rec["sha256"])
             if self.data and not self.data.complete:

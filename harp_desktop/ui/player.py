@@ -18,6 +18,7 @@ import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from harp_desktop.audio.decode import SAMPLE_RATE
+from harp_desktop.errors import user_message
 
 SPEEDS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
@@ -26,20 +27,16 @@ class AudioUnavailable(RuntimeError):
     """No PortAudio or no output device; the message says which, in one line."""
 
 
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
 def load_backend() -> tuple[Any, float]:
     """The sounddevice module and the default output device's sample rate."""
     try:
         import sounddevice as sd
     except (ImportError, OSError) as exc:
-        raise AudioUnavailable(f"PortAudio is not available ({_one_line(exc)})") from exc
+        raise AudioUnavailable(f"PortAudio is not available ({user_message(exc)})") from exc
     try:
         dev = sd.query_devices(kind="output")
     except Exception as exc:  # sd.PortAudioError, ValueError: no default output device
-        raise AudioUnavailable(f"no audio output device ({_one_line(exc)})") from exc
+        raise AudioUnavailable(f"no audio output device ({user_message(exc)})") from exc
     return sd, float(dev.get("default_samplerate") or 48000.0)
 
 
@@ -140,7 +137,7 @@ class Player(QObject):
                                            callback=self._callback, latency="high")
             stream.start()
         except Exception as exc:  # device busy, unplugged...
-            self.error.emit(f"playback failed: {_one_line(exc)}")
+            self.error.emit(f"playback failed: {user_message(exc)}")
             return False
         self._stream = stream
         self._timer.start()

@@ -26,6 +26,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from harp_desktop.api import Cancelled, IndexOptions, IndexResult, Library, Progress
+from harp_desktop.errors import user_message
 from harp_desktop.index.context import ModelCache
 from harp_desktop.paths import REPO_ROOT
 from harp_desktop.store import crypto
@@ -50,11 +51,7 @@ def preload(models: ModelCache = SHARED_MODELS) -> None:
     try:
         models.text()
     except Exception as exc:  # missing weights: the first question reports it
-        log.warning("text embedder not preloaded: %s", one_line(exc))
-
-
-def one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+        log.warning("text embedder not preloaded: %s", user_message(exc))
 
 
 class TaskSignals(QObject):
@@ -103,7 +100,7 @@ class Task(QRunnable):
             self.signals.cancelled.emit()
         except Exception as exc:  # the message reaches the user; the trace goes to the log
             log.exception("%s failed", self.label)
-            self.signals.failed.emit(one_line(exc))
+            self.signals.failed.emit(user_message(exc))
         else:
             if self._stop.is_set():
                 self.signals.cancelled.emit()
@@ -227,7 +224,7 @@ class AskTask(Task):
             try:
                 llm = load_llm(self.llm_choice)
             except LLMError as exc:
-                self.signals.notice.emit(f"{one_line(exc)} Answering without a language model.")
+                self.signals.notice.emit(f"{user_message(exc)} Answering without a language model.")
         if self.should_stop():
             raise Cancelled()
         self.report(Progress("asking", 0.0, 0.5, None))

@@ -5,12 +5,17 @@ library must pass ``PRAGMA integrity_check``, hold no duplicate rows, hold exact
 clean run's rows for every stage it marks finished, and have vector indexes whose labels
 are that stage's segment ids. Every fifth trial the indexer then runs to the end and the
 whole library is compared with the clean run, then started afresh.
+
+The same runs on an encrypted library (fewer kills: every start derives the key with
+scrypt), where after every kill no file may hold a word of the transcript in the clear
+(a killed run must not leave plaintext temporaries behind either).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -29,15 +34,20 @@ CLIP = DATA / "speech_two_speakers.flac"  # 8.9 s, two voices
 # Small ASR chunks, so kills also land between committed chunks of the ASR stage.
 DRIVER = ("import sys\nfrom harp_desktop.api import IndexOptions, Library\n"
           "Library(sys.argv[1]).index(sys.argv[2], IndexOptions(asr_profile='tiny.en', asr_chunk_s=3.0))\n")
-TRIALS, FINISH_EVERY, SEED = 20, 5, 20261201
+SEED = 20261201
+PASS = "crash test passphrase"
 # Which rows() keys (and tag kinds) each stage owns: compared once the stage is marked done.
 OWNS = {"vad": ["regions"], "segments": ["segments", "words", "speakers"]}
 TAG_KIND = {"events": "event", "emotion": "emotion"}
 SPACES = {s.name: s.vector_space for s in STAGES if s.vector_space}
 
 
-def start(lib: Path) -> subprocess.Popen:
+def start(lib: Path, encrypted: bool = False) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    if encrypted:
+        env["HARP_PASSPHRASE"] = PASS
+        if not lib.exists():  # created as a user would (`harp library init --encrypt`), then indexed
+            Library(lib, PASS, encrypt=True).close()
     return subprocess.Popen([sys.executable, "-c", DRIVER, str(lib), str(CLIP)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -97,23 +107,38 @@ def check_invariants(lib: Library, clean: tuple) -> int:
     return compared
 
 
-def test_sigkill_at_random_points_then_resume(tmp_path):
+def plaintext_in(folder: Path, words: set[bytes]) -> list[str]:
+    """Files of an encrypted library that hold a transcript word in the clear."""
+    hits = []
+    for p in folder.rglob("*"):
+        if p.is_file():
+            raw = p.read_bytes().lower()
+            hits += [f"{p.relative_to(folder)}: {w!r}" for w in words if w in raw]
+    return hits
+
+
+@pytest.mark.parametrize("encrypted, trials, finish_every", [(False, 20, 5), (True, 8, 4)], ids=["plain", "encrypted"])
+def test_sigkill_at_random_points_then_resume(tmp_path, encrypted, trials, finish_every):
     t0 = time.monotonic()
     clean_dir = tmp_path / "clean"
-    proc = start(clean_dir)
+    proc = start(clean_dir, encrypted)
     assert proc.wait(timeout=300) == 0, proc.stderr.read().decode()
     clean_s = time.monotonic() - t0
-    with Library(clean_dir) as lib:
+    passphrase = PASS if encrypted else None
+    with Library(clean_dir, passphrase) as lib:
         clean = snapshot(lib)
     assert clean[2] >= {s.name for s in STAGES} and clean[0]["segments"]
+    words = {w.lower().encode() for seg in clean[0]["segments"] for w in re.findall(r"[A-Za-z]{6,}", seg[3])}
+    if encrypted:
+        assert words and plaintext_in(clean_dir, words) == []
 
     rng = random.Random(SEED)
     killed = finished_early = compared = cycles = trial = 0
     lib_dir = tmp_path / "cycle0"
     window = clean_s  # what a run from the current state may still take; shrinks as the cycle resumes
-    while killed < TRIALS and trial < 2 * TRIALS:
+    while killed < trials and trial < 2 * trials:
         trial += 1
-        proc = start(lib_dir)
+        proc = start(lib_dir, encrypted)
         t_run = time.monotonic()
         time.sleep(rng.uniform(0.1, 0.9) * window)
         if proc.poll() is None:
@@ -123,12 +148,14 @@ def test_sigkill_at_random_points_then_resume(tmp_path):
             finished_early += 1
             window = max(1.0, 0.9 * (time.monotonic() - t_run))
         proc.wait(timeout=60)
-        with Library(lib_dir) as lib:
+        with Library(lib_dir, passphrase) as lib:
             compared += check_invariants(lib, clean)
-        if trial % FINISH_EVERY == 0:  # resume to the end: the whole library must equal the clean run
-            proc = start(lib_dir)
+        if encrypted:
+            assert plaintext_in(lib_dir, words) == [], "a killed run left plaintext on disk"
+        if trial % finish_every == 0:  # resume to the end: the whole library must equal the clean run
+            proc = start(lib_dir, encrypted)
             assert proc.wait(timeout=300) == 0, proc.stderr.read().decode()
-            with Library(lib_dir) as lib:
+            with Library(lib_dir, passphrase) as lib:
                 compared += check_invariants(lib, clean)
                 data, _, done, vecs = snapshot(lib)
                 assert data == clean[0] and done == clean[2] and vecs == clean[3]
@@ -138,6 +165,6 @@ def test_sigkill_at_random_points_then_resume(tmp_path):
             lib_dir = tmp_path / f"cycle{cycles}"
             window = clean_s
     elapsed = time.monotonic() - t0
-    print(f"\ncrash safety: {trial} trials, {killed} SIGKILLs, {finished_early} finished before the kill, "
+    print(f"\ncrash safety ({'encrypted' if encrypted else 'plain'} library): {trial} trials, {killed} SIGKILLs, {finished_early} finished before the kill, "
           f"{cycles} full resumes, {compared} rows compared, 0 failures; clean run {clean_s:.1f} s, total {elapsed:.0f} s")
-    assert killed >= TRIALS
+    assert killed >= trials
