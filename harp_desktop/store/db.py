@@ -20,6 +20,7 @@ import sqlite_utils
 from harp_desktop.paths import private_dir
 from harp_desktop.store import dbapi, sealed
 from harp_desktop.store.atomic import sweep_stale, tmp_path
+from harp_desktop.store.crypto import KEY_FILE, PassphraseError
 from harp_desktop.store.locks import schema_lock
 from harp_desktop.store.questions import QuestionsDB
 from harp_desktop.store.unlock import unlock_library
@@ -116,6 +117,12 @@ class LibraryDB(QuestionsDB):
             old_umask = os.umask(0o077)  # database, WAL and SHM files: user-only
             try:
                 conn = dbapi.connect(self.path, self.key)
+            except dbapi.DatabaseError as exc:
+                if self.key is None and "not a database" in str(exc):  # random bytes to SQLite
+                    raise PassphraseError(
+                        f"the library database is damaged or not a HARP library (file is not a database, or an "
+                        f"encrypted library without its {KEY_FILE}): {self.path}") from None
+                raise
             finally:
                 os.umask(old_umask)
             self.db = sqlite_utils.Database(conn)
@@ -155,6 +162,10 @@ class LibraryDB(QuestionsDB):
 
     def close(self) -> None:
         self.db.conn.close()
+
+    def data_version(self) -> int:
+        """Changes whenever another connection (another program, or a worker thread) commits."""
+        return self.db.conn.execute("PRAGMA data_version").fetchone()[0]
 
     # -- recordings -------------------------------------------------------------
     def find_recording(self, ref: str) -> dict | None:

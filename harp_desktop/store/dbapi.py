@@ -49,7 +49,11 @@ def connect(path: Path, key: LibraryKey | None, timeout: float = 30):
         except _cipher.DatabaseError:
             conn.close()
             raise PassphraseError(f"{path} cannot be opened with this passphrase (or it is damaged)") from None
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except Exception:
+        conn.close()  # e.g. "file is not a database": no connection left behind
+        raise
     return conn

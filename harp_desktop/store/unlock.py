@@ -30,25 +30,16 @@ def _ask(folder: Path, creating: bool) -> str | None:
     return _prompt(folder, creating) if _prompt else None
 
 
-def _looks_encrypted(db_path: Path) -> bool:
-    try:
-        with open(db_path, "rb") as fh:
-            head = fh.read(16)
-    except OSError:
-        return False
-    return len(head) == 16 and head != b"SQLite format 3\x00"
-
-
 def unlock_library(folder: Path, db_path: Path, passphrase: str | None = None,
                    encrypt: bool = False) -> crypto.LibraryKey | None:
     """None for a plain library, else the unlocked key; creates the key file for a new
     encrypted library. Raises PassphraseError (with nothing written) when it cannot."""
+    # The database file itself is never opened here (e.g. to read its header): closing any
+    # descriptor of it drops every POSIX lock this process holds on it, so another program
+    # would think our open connections gone and checkpoint the WAL under them, losing writes.
+    # A database that is not SQLite to us is reported when it is opened (LibraryDB).
     if not crypto.is_encrypted(folder):
         if db_path.exists() and db_path.stat().st_size > 0:
-            if _looks_encrypted(db_path):
-                raise crypto.PassphraseError(  # random bytes to us: damaged, or encrypted without its key file
-                    f"the library database is damaged or not a HARP library (file is not a database, or an "
-                    f"encrypted library without its {crypto.KEY_FILE}): {db_path}")
             if encrypt:
                 raise crypto.PassphraseError(
                     f"{folder} is already a plain (unencrypted) library; encryption is chosen when a library "

@@ -40,6 +40,7 @@ class LibraryPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._shown: tuple | None = None
         title = QLabel("<b>Library</b>", self)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels(["Recording", "Length", "Index"])
@@ -73,6 +74,9 @@ class LibraryPanel(QWidget):
         layout.addLayout(buttons)
 
     def set_rows(self, rows: list[LibraryRow], current: str | None = None) -> None:
+        if (rows, current) == self._shown:  # polled refreshes keep scroll and selection
+            return
+        self._shown = (rows, current)
         self.tree.blockSignals(True)
         self.tree.clear()
         for r in rows:

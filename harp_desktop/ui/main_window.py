@@ -42,6 +42,7 @@ from harp_desktop.ui.help_dialog import ShortcutsDialog
 from harp_desktop.ui.index_progress import IndexProgress
 from harp_desktop.ui.index_queue import IndexQueue
 from harp_desktop.ui.library_panel import LibraryPanel, LibraryRow
+from harp_desktop.ui.library_watch import LibraryWatch
 from harp_desktop.ui.player import Player
 from harp_desktop.ui.settings import Settings, default_store
 from harp_desktop.ui.settings_dialog import SettingsDialog
@@ -125,6 +126,8 @@ class MainWindow(QMainWindow):
         self._restore_layout()
         self._apply_audio_state()
         self.refresh_library()
+        self.watch = LibraryWatch(lambda: self.lib.db.data_version(), self)
+        self.watch.changed.connect(self._changed_elsewhere)
 
     # -- construction ---------------------------------------------------------------------
     def _build(self) -> None:
@@ -296,6 +299,20 @@ class MainWindow(QMainWindow):
             if path not in seen:
                 rows.append(LibraryRow(path, Path(path).name, None, status))
         self.library.set_rows(rows, self.current_path)
+
+    def _changed_elsewhere(self) -> None:
+        """Another program (or one of our workers) committed: list what is there now, follow a
+        recording another program finishes indexing, and say so if it deleted the one shown."""
+        if self._closed:
+            return
+        self.refresh_library()
+        if self.data is None or self.indexing():  # our own indexing reports through the queue
+            return
+        if rd.find(self.lib, self.data.sha256) is None:
+            self.statusBar().showMessage(f"{self.data.name} was deleted from the library by another program", 15000)
+            self.ask_panel.set_ready(False, "This recording was deleted from the library")
+        elif not self.data.complete:
+            self.show_recording(self.data.sha256, keep_view=True)
 
     def choose_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Add recordings", "", AUDIO_FILTER)
@@ -707,6 +724,7 @@ class MainWindow(QMainWindow):
         self.ask_panel.clear()
         self.ask_panel.set_ready(False)
         self.refresh_library()
+        self.watch.reset()
         self.statusBar().showMessage(f"Library: {self.lib.folder}", 8000)
 
     def show_shortcuts(self) -> None:
@@ -757,6 +775,7 @@ class MainWindow(QMainWindow):
         self.store.sync()
         for d in self._dialogs:
             d.close()
+        self.watch.timer.stop()
         self.runner.shutdown(2000)  # then indexing processes are killed: every stage commits atomically
         self.lib.close()
         self._cue_dir.cleanup()

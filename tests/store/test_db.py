@@ -127,3 +127,27 @@ def test_programs_opening_a_new_library_at_once_migrate_it_once(tmp_path):
             out, err = p.communicate(timeout=60)
             assert p.returncode == 0, err
             assert out.strip() == str(SCHEMA_VERSION)
+
+
+def test_a_second_handle_in_one_process_keeps_other_programs_writes(tmp_path):
+    """The GUI keeps the library open and opens it again for every question. Opening must not
+    touch the database file outside SQLite: closing any descriptor of it drops all of this
+    process's POSIX locks, another program then takes itself for the last user, checkpoints
+    and resets the WAL under our connection, and rows are silently lost (it did: the header
+    check for encrypted libraries read library.sqlite with open())."""
+    import subprocess
+    import sys
+
+    main = LibraryDB(tmp_path)  # the window's handle, kept open
+    main.db.conn.execute("CREATE TABLE t (who TEXT)")
+    other = ("import sqlite3, sys\n"
+             "con = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)\n"
+             "con.execute(\"INSERT INTO t VALUES ('other')\"); con.close()\n")
+    for _ in range(3):
+        LibraryDB(tmp_path).close()  # a question's worker opens and closes its own handle
+        subprocess.run([sys.executable, "-c", other, str(main.path)], check=True, timeout=60)
+        main.db.conn.execute("INSERT INTO t VALUES ('main')")
+    counts = dict(main.db.conn.execute("SELECT who, COUNT(*) FROM t GROUP BY who").fetchall())
+    assert counts == {"other": 3, "main": 3}
+    assert main.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    main.close()
