@@ -84,20 +84,42 @@ def test_no_internet_socket_at_the_system_call_level(workspace, tmp_path):
                       "for argv in json.loads(sys.argv[1]):\n"
                       "    code = main(argv)\n"
                       "    if code:\n        sys.exit(f'{argv[0]} failed: {code}')\n", encoding="utf-8")
+    home = traced(tmp_path, [str(driver), json.dumps(commands(lib, qfile, clip, tmp_path))])
+    assert [str(p.relative_to(home)) for p in home.rglob("*")] == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed")
+def test_the_desktop_window_opens_no_internet_socket(tmp_path):
+    """The window traced the same way: Qt, PortAudio's device probing, the indexing child
+    process and a question. Local (AF_UNIX) sockets are allowed; the home folder receives
+    only HARP's own data folder (models assembled from their packages)."""
+    shot = tmp_path / "window.png"
+    home = traced(tmp_path, ["-m", "harp_desktop.ui", str(DATA / "speech_two_speakers.flac"), "--library",
+                             str(tmp_path / "lib"), "--asr", "tiny.en", "--ask", "Did anyone cough?", "--no-llm",
+                             "--screenshot", str(shot)], QT_QPA_PLATFORM="offscreen")
+    assert shot.stat().st_size > 10_000
+    written = {p.relative_to(home).parts[:3] for p in home.rglob("*") if p.is_file()}
+    assert written <= {(".local", "share", "harp-desktop"), (".config", "HARP", "HARP Desktop.conf")}, written
+
+
+def traced(tmp_path: Path, args: list[str], **extra_env: str) -> Path:
+    """Run ``python ARGS`` under strace with an empty home; fail on any internet socket.
+    Returns the home folder, for checks of what was written there."""
     trace = tmp_path / "net.trace"
     home = tmp_path / "home"  # where a library might queue telemetry for later (onnxruntime did)
     home.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"),
+           "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"), **extra_env}
     r = subprocess.run(["strace", "-f", "-qq", "-e", "trace=socket,connect,sendto,sendmsg", "-o", str(trace),
-                        sys.executable, str(driver), json.dumps(commands(lib, qfile, clip, tmp_path))],
-                       env=env, capture_output=True, text=True, timeout=900)
+                        sys.executable, *args], env=env, capture_output=True, text=True, timeout=900)
     if "ptrace" in r.stderr and r.returncode != 0:
         pytest.skip(f"ptrace is not permitted here: {r.stderr.strip()[:120]}")
     assert r.returncode == 0, r.stderr[-2000:]
     calls = [line for line in trace.read_text().splitlines() if "SIG" not in line]
     inet = [line for line in calls if "AF_INET" in line or "sin_port" in line or "sin6_port" in line]
     assert inet == [], inet[:5]
-    assert [str(p.relative_to(home)) for p in home.rglob("*")] == []
+    return home
 
 
 def test_the_app_forces_every_offline_switch():
