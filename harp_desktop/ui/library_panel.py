@@ -37,6 +37,7 @@ class LibraryPanel(QWidget):
     addFilesRequested = Signal()
     addFolderRequested = Signal()
     reindexRequested = Signal(str)
+    deleteRequested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,6 +115,10 @@ class LibraryPanel(QWidget):
         open_action.triggered.connect(lambda: self.openRequested.emit(path))
         reindex = QAction("Index again with the current settings", menu)
         reindex.triggered.connect(lambda: self.reindexRequested.emit(path))
+        delete = QAction("Delete from library…", menu)
+        delete.triggered.connect(lambda: self.deleteRequested.emit(path))
         menu.addAction(open_action)
         menu.addAction(reindex)
+        menu.addSeparator()
+        menu.addAction(delete)
         menu.exec(self.tree.viewport().mapToGlobal(pos))

@@ -37,6 +37,7 @@ from harp_desktop.ui import annotate_menu, colors, envelope, passphrase
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
+from harp_desktop.ui.delete_action import DeleteAction
 from harp_desktop.ui.export_actions import ExportActions
 from harp_desktop.ui.help_dialog import ShortcutsDialog
 from harp_desktop.ui.index_progress import IndexProgress
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         self._wire()
         self.annotation = annotate_menu.install(self)  # Annotate menu, dock, Evaluate view
         self.exporting = ExportActions(self)  # Export menu + buttons, export history
+        self.deleting = DeleteAction(self)  # File > Delete recording, and the library list's menu
         passphrase.install(self)  # File > New encrypted library...
         self._restore_layout()
         self._apply_audio_state()
@@ -310,7 +312,7 @@ class MainWindow(QMainWindow):
             return
         if rd.find(self.lib, self.data.sha256) is None:
             self.statusBar().showMessage(f"{self.data.name} was deleted from the library by another program", 15000)
-            self.ask_panel.set_ready(False, "This recording was deleted from the library")
+            self.clear_recording()
         elif not self.data.complete:
             self.show_recording(self.data.sha256, keep_view=True)
 
@@ -716,6 +718,14 @@ class MainWindow(QMainWindow):
         self.queue.forget()  # before close(): forgetting refreshes the library list from the old library
         self.lib.close()
         self.lib = Library(folder)
+        self.clear_recording()
+        self.refresh_library()
+        self.watch.reset()
+        self.statusBar().showMessage(f"Library: {self.lib.folder}", 8000)
+
+    def clear_recording(self) -> None:
+        """No recording open: empty views, no audio, nothing to ask about."""
+        self.player.set_audio(None)
         self.data, self.current_path = None, None
         self.setWindowTitle(APP_TITLE)
         self.waveform.clear()
@@ -723,9 +733,6 @@ class MainWindow(QMainWindow):
         self.speakers.set_speakers([])
         self.ask_panel.clear()
         self.ask_panel.set_ready(False)
-        self.refresh_library()
-        self.watch.reset()
-        self.statusBar().showMessage(f"Library: {self.lib.folder}", 8000)
 
     def show_shortcuts(self) -> None:
         self._keep(ShortcutsDialog(self.all_actions, self)).show()
