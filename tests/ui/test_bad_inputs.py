@@ -51,3 +51,18 @@ def test_a_truncated_recording_is_indexed_and_the_window_says_so(qtbot, make_win
         w.open_path(path)
     assert "note: the file is truncated" in w.statusBar().currentMessage().lower()
     assert w.data is not None and w.data.complete and w.data.lines
+
+
+def test_hostile_and_huge_questions_in_the_ask_box(qtbot, make_window, indexed_library):
+    """A 1 MB paste, control characters, ANSI escapes, a right-to-left override and markup:
+    answered, the truncation said in the answer, nothing interpreted as HTML."""
+    from tests.ui.conftest import CLIP
+    from tests.ui.test_main_window import ask, open_and_wait
+
+    w = make_window(indexed_library)
+    open_and_wait(qtbot, w, CLIP)
+    a = ask(qtbot, w, "Did anyone cough? " * 58_000)
+    assert any("truncated" in n for n in a["notes"]) and "truncated" in w.ask_panel.answer.toPlainText()
+    a = ask(qtbot, w, "Did\x00 anyone \x1b[31mcough\x1b[0m?\u202e <b>bold</b><script>x</script> 🙂")
+    assert a["answer"] and "<script>" in a["question"]
+    assert "<b>bold</b><script>x</script>" in w.ask_panel.answer.toPlainText()  # shown as typed, not rendered
