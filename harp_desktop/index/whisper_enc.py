@@ -25,10 +25,6 @@ class EncoderStates:
     def __init__(self, states: np.ndarray, times: np.ndarray) -> None:
         self.states, self.times = states, times
 
-    @property
-    def dim(self) -> int:
-        return self.states.shape[1]
-
     def pool(self, a: float, b: float) -> np.ndarray:
         """(2 d,) mean + std of the states whose centres lie in [a, b] (the nearest one if none)."""
         idx = np.flatnonzero((self.times >= a) & (self.times <= b))
@@ -38,17 +34,11 @@ class EncoderStates:
         return np.concatenate([e.mean(0), e.std(0)]).astype(np.float32)
 
 
-def windows_for(spans: list[tuple[float, float]]) -> list[int]:
-    """Indices of the 30 s windows that spans (seconds) overlap."""
-    return sorted({w for a, b in spans for w in range(int(a // WINDOW_S), int(max(a, b - 1e-9) // WINDOW_S) + 1)})
-
-
-def encode(whisper_model, wav16k: np.ndarray, windows: list[int] | None = None, check=None) -> EncoderStates:
+def encode(whisper_model, wav16k: np.ndarray) -> EncoderStates:
     """Encode ``wav16k`` in 30 s windows with a faster_whisper.WhisperModel (its ctranslate2 model).
 
-    ``windows``: which 30 s windows to encode (all by default); a window's states depend only on
-    its own audio. Only the states covering real audio are kept (the padding of the last window
-    is dropped)."""
+    A window's states depend only on its own audio. Only the states covering real audio are
+    kept (the padding of the last window is dropped)."""
     import ctranslate2
 
     x = np.asarray(wav16k, np.float32)
@@ -56,9 +46,7 @@ def encode(whisper_model, wav16k: np.ndarray, windows: list[int] | None = None, 
     n_win = max(1, int(np.ceil(len(x) / win)))
     fe = whisper_model.feature_extractor
     states, times = [], []
-    for w in range(n_win) if windows is None else [w for w in windows if w < n_win]:
-        if check is not None:
-            check()
+    for w in range(n_win):
         seg = x[w * win: (w + 1) * win]
         mel = fe(np.pad(seg, (0, win - len(seg))), padding=0)[:, :N_MEL_FRAMES]
         out = whisper_model.model.encode(
@@ -67,6 +55,4 @@ def encode(whisper_model, wav16k: np.ndarray, windows: list[int] | None = None, 
         keep = max(1, min(len(h), int(np.ceil(len(seg) / SR / FRAME_S))))
         states.append(h[:keep])
         times.append(w * WINDOW_S + (np.arange(keep) + 0.5) * FRAME_S)
-    if not states:  # no window asked for
-        return EncoderStates(np.zeros((0, 0), np.float32), np.zeros(0))
     return EncoderStates(np.concatenate(states), np.concatenate(times))

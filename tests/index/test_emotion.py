@@ -21,7 +21,7 @@ from harp_desktop.index.emotion import (
     span_features,
     spans,
 )
-from harp_desktop.index.whisper_enc import WINDOW_S, EncoderStates, encode, windows_for
+from harp_desktop.index.whisper_enc import WINDOW_S, EncoderStates, encode
 from tests.conftest import DATA, FAST
 
 
@@ -99,23 +99,16 @@ def whisper():
     return load_whisper()
 
 
-def test_whisper_windows_for_spans():
-    assert windows_for([(1.0, 3.0)]) == [0]
-    assert windows_for([(29.0, 31.0), (95.0, 96.0)]) == [0, 1, 3]
-    assert windows_for([(30.0, 60.0)]) == [1]  # ends on the boundary: not the next window
-
-
 def test_whisper_states_are_pooled_inside_the_segment_and_its_window_only(whisper):
     """A segment's Whisper block comes from the states of its own 30 s window, centred inside it: it equals
-    encoding that window alone, does not change when audio in another window changes, and the
-    recording's windows are encoded once each (only those asked for)."""
+    encoding that window alone and does not change when audio in another window changes."""
     x, _ = sf.read(DATA / "speaker_a_1.flac", dtype="float32")
     rec = np.zeros(int(40 * SR), np.float32)
     rec[: len(x)] = x * 0.5  # window 0: other speech
     rec[int(31 * SR): int(31 * SR) + len(x)] = x  # window 1: the segment's speech
     seg = (31.0, 34.0)  # both ends 10 ms from a state centre: no rounding at the edges
     full = encode(whisper, rec)
-    assert full.dim == N_WHISPER // 2 and np.all(np.diff(full.times) > 0)
+    assert full.states.shape[1] == N_WHISPER // 2 and np.all(np.diff(full.times) > 0)
     assert full.times[0] == pytest.approx(0.01) and full.times[-1] < 40.0
     v = full.pool(*seg)
     assert v.shape == (N_WHISPER,) and np.isfinite(v).all()
@@ -123,9 +116,9 @@ def test_whisper_states_are_pooled_inside_the_segment_and_its_window_only(whispe
     assert np.allclose(v, alone.pool(seg[0] - WINDOW_S, seg[1] - WINDOW_S), atol=1e-5)
     changed = rec.copy()
     changed[: int(WINDOW_S * SR)] = np.random.default_rng(0).standard_normal(int(WINDOW_S * SR)) * 0.1
-    only = encode(whisper, changed, windows=windows_for([seg]))
-    assert np.array_equal(only.times, full.times[full.times >= WINDOW_S])
-    assert np.array_equal(only.pool(*seg), v)
+    other = encode(whisper, changed)
+    assert np.array_equal(other.times, full.times)
+    assert np.array_equal(other.pool(*seg), v)
     # Pooling uses the states inside the span: another span of the same window gives another vector.
     assert not np.allclose(full.pool(31.0, 31.5), v, atol=1e-2)
 
