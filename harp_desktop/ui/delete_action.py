@@ -1,4 +1,4 @@
-"""File ▸ Delete recording from library, and the same in the library list's context menu.
+"""Recording ▸ Delete from library, and the same in the library list's context menu.
 
 After a confirmation that says what goes and what stays, the headless API removes the
 recording's rows, answers, questions, annotations, export records, vectors, decoded audio
@@ -41,13 +41,10 @@ class DeleteAction(QObject):
         super().__init__(window)
         self.w = window
         self.task: CallTask | None = None
-        file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
-        quit_action = file_menu.actions()[-1]
-        self.act = window._action(file_menu, "&Delete recording from library\u2026", self.delete_current,
-                                  "Shift+Del", "Remove the open recording's index, answers and caches "
-                                  "(not the recording file)")
-        file_menu.insertAction(quit_action, self.act)  # above Quit, not below it
-        file_menu.insertSeparator(quit_action)
+        menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Recording")
+        menu.addSeparator()
+        self.act = window._action(menu, "&Delete from library\u2026", self.delete_current, "Shift+Del",
+                                  "Remove the open recording's index, answers and caches (not the recording file)")
         window.library.deleteRequested.connect(self.request)
         window.recordingShown.connect(lambda *_: self.act.setEnabled(self.task is None))
         self.act.setEnabled(False)

@@ -123,7 +123,7 @@ class MainWindow(QMainWindow):
         self._wire()
         self.annotation = annotate_menu.install(self)  # Annotate menu, dock, Evaluate view
         self.exporting = ExportActions(self)  # Export menu + buttons, export history
-        self.deleting = DeleteAction(self)  # File > Delete recording, and the library list's menu
+        self.deleting = DeleteAction(self)  # Recording > Delete from library, and the library list's menu
         passphrase.install(self)  # File > New encrypted library...
         self._restore_layout()
         self._apply_audio_state()

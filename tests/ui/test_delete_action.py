@@ -1,4 +1,4 @@
-"""File ▸ Delete recording from library: asks first, refuses while the window indexes the
+"""Recording ▸ Delete from library: asks first, refuses while the window indexes the
 recording, then leaves no row, file or readable byte of it; the recording file stays."""
 
 from __future__ import annotations
