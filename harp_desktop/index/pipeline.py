@@ -19,7 +19,7 @@ from harp_desktop.audio.decode import AudioError, decode_to_cache, ensure_free_s
 from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
-from harp_desktop.index.vad import VAD_OPTIONS
+from harp_desktop.index.vad import RESCUE_LOGIT, RESCUE_MIN_CELLS, VAD_OPTIONS
 from harp_desktop.paths import private_dir
 from harp_desktop.store.db import LibraryDB
 from harp_desktop.store.locks import recording_lock
@@ -37,13 +37,14 @@ class StageSpec:
 
 
 STAGES: list[StageSpec] = [
-    StageSpec("vad", (), 0.03, stages.run_vad, lambda o: f"{weights.fingerprint('vad')}:{VAD_OPTIONS}"),
+    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v2-bursts"),
+    StageSpec("vad", ("events",), 0.03, stages.run_vad,
+              lambda o: f"{weights.fingerprint('vad')}:{VAD_OPTIONS}:rescue{RESCUE_LOGIT}x{RESCUE_MIN_CELLS}:v2"),
     StageSpec("asr", ("vad",), 0.62, stages.run_asr,
               lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}:"
                         f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}:gap{GAP_S}:join{JOIN_S}:{REPAIR}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
-              lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v1"),
-    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v2-bursts"),
+              lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v2-attach"),
     StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: "turns:v2"),
     StageSpec("text_emb", ("segments",), 0.08, stages_embed.run_text_emb,
               lambda o: weights.fingerprint("text"), "text"),

@@ -320,20 +320,52 @@ class SpeakerEncoder:
 
 # --- clustering -------------------------------------------------------------------------
 def cluster_speakers(
-    embeddings: np.ndarray, threshold: float = 0.4, min_cluster_weight: float = 2.0, weights: np.ndarray | None = None
+    embeddings: np.ndarray, threshold: float = 0.4, min_cluster_weight: float = 2.0, weights: np.ndarray | None = None,
+    attach_only: np.ndarray | None = None, groups: np.ndarray | None = None,
 ) -> np.ndarray:
     """Average-linkage agglomerative clustering on cosine distance, cut at ``threshold``.
 
     Clusters whose total weight (row count, or sum of ``weights``) is below
     ``min_cluster_weight`` are merged into the nearest remaining cluster (by centroid).
-    Returns int labels 0..K-1 ordered by first appearance.
+    Rows flagged in ``attach_only`` take no part in clustering (unless every row is flagged).
+    They are attached per ``groups`` id (e.g. the speech region they lie in; each row alone
+    without): to the most common label of the clustered rows of their group, or, if it has
+    none, to the cluster nearest the group's mean. Returns int labels 0..K-1 ordered by first
+    appearance.
     """
+    emb = np.asarray(embeddings, dtype=np.float64)
+    emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+    side = np.zeros(len(emb), bool) if attach_only is None else np.asarray(attach_only, bool)
+    if side.any() and not side.all():
+        core = _cluster(emb[~side], threshold, min_cluster_weight, None if weights is None else weights[~side])
+        labels = np.full(len(emb), -1, np.int64)
+        labels[~side] = core
+        cents = _centroids(emb[~side], core, np.unique(core))
+        group = np.arange(len(emb)) if groups is None else np.asarray(groups)
+        for g in np.unique(group[side]):
+            mine = side & (group == g)
+            known = labels[(group == g) & ~side]
+            labels[mine] = (np.bincount(known).argmax() if len(known)
+                            else int(np.argmax(cents @ emb[mine].mean(axis=0))))
+    else:
+        labels = _cluster(emb, threshold, min_cluster_weight, weights)
+    remap: dict[int, int] = {}
+    for lab in labels:
+        remap.setdefault(int(lab), len(remap))
+    return np.array([remap[int(lab)] for lab in labels], dtype=np.int64)
+
+
+def _centroids(emb: np.ndarray, labels: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    cents = np.stack([emb[labels == k].mean(axis=0) for k in ids])
+    return cents / np.linalg.norm(cents, axis=1, keepdims=True)
+
+
+def _cluster(emb: np.ndarray, threshold: float, min_cluster_weight: float, weights: np.ndarray | None) -> np.ndarray:
+    """Labels (0..K-1 in ``np.unique`` order of fcluster's ids) of unit-norm rows."""
     from scipy.cluster.hierarchy import fcluster, linkage
 
-    emb = np.asarray(embeddings, dtype=np.float64)
     if len(emb) <= 1:
         return np.zeros(len(emb), dtype=np.int64)
-    emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
     labels = fcluster(linkage(emb, method="average", metric="cosine"), t=threshold, criterion="distance")
     w = np.ones(len(emb)) if weights is None else np.asarray(weights, dtype=np.float64)
     ids = np.unique(labels)
@@ -342,11 +374,6 @@ def cluster_speakers(
     if len(keep) == 0:
         keep = ids[[int(np.argmax(mass))]]
     if len(keep) < len(ids):
-        cents = np.stack([emb[labels == k].mean(axis=0) for k in keep])
-        cents /= np.linalg.norm(cents, axis=1, keepdims=True)
         small = ~np.isin(labels, keep)
-        labels[small] = keep[np.argmax(emb[small] @ cents.T, axis=1)]
-    remap: dict[int, int] = {}
-    for lab in labels:
-        remap.setdefault(int(lab), len(remap))
-    return np.array([remap[int(lab)] for lab in labels], dtype=np.int64)
+        labels[small] = keep[np.argmax(emb[small] @ _centroids(emb, labels, keep).T, axis=1)]
+    return np.searchsorted(np.unique(labels), labels).astype(np.int64)

@@ -14,7 +14,7 @@ from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index import segments as turns
 from harp_desktop.index.asr import AsrOptions, Transcriber, plan_chunks
 from harp_desktop.index.context import StageContext
-from harp_desktop.index.vad import speech_regions
+from harp_desktop.index.vad import rescue_regions, speech_regions
 from harp_desktop.types import Region, Word
 
 SPEAKER_WINDOW_S, SPEAKER_HOP_S = 1.6, 0.8
@@ -32,6 +32,14 @@ def run_vad(ctx: StageContext) -> dict:
     weights.model_path("vad")  # verify the ONNX file faster-whisper will load
     regions = speech_regions(ctx.audio, ctx.report, ctx.should_stop)
     ctx.check()
+    rescued: list[Region] = []
+    got = ctx.db.get_array(ctx.rid, "event_scores")
+    times = ctx.db.get_array(ctx.rid, "event_times")
+    if got is not None and times is not None and "Speech" in got[1].get("classes", []):
+        from harp_desktop.index.events import PATCH_S
+
+        speech = np.asarray(got[0][:, got[1]["classes"].index("Speech")], np.float32)
+        regions, rescued = rescue_regions(regions, speech, np.asarray(times[0]), PATCH_S, len(ctx.audio) / SAMPLE_RATE)
     speech_s = sum(r.duration_s for r in regions)
     if not regions:
         ctx.notes.append("no speech found: the recording is silent or holds no voice")
@@ -41,8 +49,11 @@ def run_vad(ctx: StageContext) -> dict:
         ctx.db.db["speech_regions"].insert_all(
             {"recording_id": ctx.rid, "idx": i, "start_s": r.start_s, "end_s": r.end_s} for i, r in enumerate(regions)
         )
+        # The speakers stage attaches these stretches to voices found elsewhere (see run_speakers).
+        ctx.db.put_array(ctx.rid, "vad_rescued",
+                         np.array([[r.start_s, r.end_s] for r in rescued], np.float32).reshape(-1, 2))
 
-    info = {"regions": len(regions), "speech_s": round(speech_s, 2)}
+    info = {"regions": len(regions), "speech_s": round(speech_s, 2), "rescued": len(rescued)}
     ctx.finish("vad", time.perf_counter() - t0, info, write)
     return info
 
@@ -116,7 +127,7 @@ def run_speakers(ctx: StageContext) -> dict:
     t0 = time.perf_counter()
     enc = ctx.models.speaker()
     regions = [r for r in _regions(ctx) if r.duration_s >= 0.5]
-    centres, embs = [], []
+    centres, embs, region_of = [], [], []
     total = sum(r.duration_s for r in regions) or 1.0
     done = 0.0
     # Regions go through the LSTM in groups: shared batches are faster, groups bound memory.
@@ -128,11 +139,19 @@ def run_speakers(ctx: StageContext) -> dict:
         for r, (c, e) in zip(group, enc.embed_regions(wavs, SPEAKER_WINDOW_S, SPEAKER_HOP_S), strict=True):
             centres.append(c + r.start_s)
             embs.append(e)
+            region_of.append(np.full(len(c), len(region_of)))
         done += sum(r.duration_s for r in group)
         ctx.report(done / total)
     centres_a = np.concatenate(centres) if centres else np.zeros(0, np.float32)
     embs_a = np.concatenate(embs) if embs else np.zeros((0, 256), np.float32)
-    labels = cluster_speakers(embs_a) if len(embs_a) else np.zeros(0, np.int64)
+    # Windows centred in speech only the tagger heard (vad_rescued: emotional or atypical voice,
+    # whose embeddings stray from the same person's usual voice) found no speaker of their own:
+    # they take the voice of the rest of their region, else the nearest voice found elsewhere.
+    got = ctx.db.get_array(ctx.rid, "vad_rescued")
+    spans = got[0] if got is not None else np.zeros((0, 2), np.float32)
+    attach = ((centres_a[:, None] >= spans[None, :, 0]) & (centres_a[:, None] <= spans[None, :, 1])).any(1)
+    groups = np.concatenate(region_of) if region_of else np.zeros(0, np.int64)
+    labels = cluster_speakers(embs_a, attach_only=attach, groups=groups) if len(embs_a) else np.zeros(0, np.int64)
     n = int(labels.max()) + 1 if len(labels) else 0
 
     def write() -> None:

@@ -187,3 +187,35 @@ def test_cluster_speakers_small_inputs_and_order():
     assert labels.max() == 1  # a one-window cluster joins its nearest neighbour cluster
     labels = cluster_speakers(np.array([*rows, outlier], np.float32), threshold=0.1, min_cluster_weight=0)
     assert labels.max() == 2
+
+
+def test_attach_only_rows_join_the_nearest_voice_and_found_none():
+    """Two voices in the core rows; an outlier flagged attach-only (speech only the tagger heard)
+    joins the nearer voice instead of becoming a third speaker, and does not move the others."""
+    rng = np.random.default_rng(1)
+    a, b = np.eye(256)[0], np.eye(256)[1]
+    rows = [a + rng.normal(0, 0.01, 256) for _ in range(4)] + [b + rng.normal(0, 0.01, 256) for _ in range(4)]
+    stray = 0.6 * a + 0.8 * np.eye(256)[2]  # far from both: alone it would found a cluster
+    emb = np.array([*rows, stray, stray], np.float32)
+    assert cluster_speakers(emb, threshold=0.1).max() == 2
+    flag = np.array([False] * 8 + [True, True])
+    labels = cluster_speakers(emb, threshold=0.1, attach_only=flag)
+    assert labels.max() == 1 and labels[8] == labels[9] == labels[0]
+    assert labels[:8].tolist() == cluster_speakers(emb[:8], threshold=0.1).tolist()
+    assert cluster_speakers(emb, threshold=0.1, attach_only=np.ones(10, bool)).max() == 2  # all flagged: clustered
+
+
+def test_attach_only_rows_take_their_regions_voice_and_a_region_stays_one_voice():
+    """An attached row follows the clustered rows of its own region (one continuous stretch of
+    speech), not the nearest centroid; a region of attached rows only gets one voice."""
+    rng = np.random.default_rng(2)
+    a, b = np.eye(256)[0], np.eye(256)[1]
+    rows = [a + rng.normal(0, 0.01, 256) for _ in range(4)] + [b + rng.normal(0, 0.01, 256) for _ in range(4)]
+    near_b = 0.3 * a + 0.95 * b  # nearer b's voice, but spoken in region 0 with a's rows
+    near_a, near_b2 = 0.9 * a + 0.44 * b, 0.44 * a + 0.9 * b  # region 9: all attached, mean nearer a
+    emb = np.array([*rows, near_b, near_a, near_b2, near_a], np.float32)
+    groups = np.array([0, 0, 1, 1, 2, 2, 3, 3, 0, 9, 9, 9])
+    flag = np.array([False] * 8 + [True] * 4)
+    labels = cluster_speakers(emb, threshold=0.1, attach_only=flag, groups=groups)
+    assert labels[8] == labels[0] != labels[4]  # the region's voice, though nearer b
+    assert labels[9] == labels[10] == labels[11] == labels[0]  # one voice for region 9: its mean is nearer a
