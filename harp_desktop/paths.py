@@ -16,6 +16,12 @@ APP_NAME = "harp-desktop"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
+def inside(folder: Path | str, path: Path | str) -> bool:
+    """Whether ``path`` (symlinks followed; loops and over-long names do not raise) lies in ``folder``."""
+    f, p = os.path.realpath(os.path.expanduser(folder)), os.path.realpath(os.path.expanduser(path))
+    return p != f and os.path.commonpath([f, p]) == f
+
+
 def data_dir() -> Path:
     env = os.environ.get("HARP_DATA")
     return Path(env).expanduser() if env else Path(platformdirs.user_data_dir(APP_NAME))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from harp_desktop.export import audit, transcript
 from harp_desktop.export.report_data import gather, select_answers
+from harp_desktop.paths import inside
 
 REPORT_FORMATS = ("pdf", "md")
 TRANSCRIPT_FORMATS = ("txt", "srt", "vtt", "json", "pdf")
@@ -35,7 +36,7 @@ def guard(lib, rec: dict, path: Path | str) -> None:
     target = Path(path).expanduser().resolve()
     if target == Path(rec["path"]).resolve() or (target.exists() and target.suffix.lower() in _AUDIO):
         raise audit.ExportError(f"{target} is an audio file; choose another output name")
-    if Path(lib.folder).resolve() in target.parents:
+    if inside(lib.folder, target):
         raise audit.ExportError(f"{target} is inside the library folder; choose a file elsewhere")
 
 

@@ -20,7 +20,7 @@ from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
 from harp_desktop.index.vad import RESCUE_LOGIT, RESCUE_MIN_CELLS, VAD_OPTIONS
-from harp_desktop.paths import private_dir
+from harp_desktop.paths import inside, private_dir
 from harp_desktop.store.db import LibraryDB
 from harp_desktop.store.locks import recording_lock
 from harp_desktop.store.vectors import VectorStore
@@ -117,6 +117,8 @@ class Indexer:
         return self.db.recording_by_sha(sha)
 
     def index(self, path: Path) -> IndexResult:
+        if inside(self.db.folder, path):  # its own database or caches: reading them with open() drops
+            raise AudioError(f"{path}: is inside the library folder, not a recording")  # SQLite's locks
         warning = probe(Path(path)).warning  # fail fast, before anything is written (and before resolve())
         path = Path(path).resolve()
         for spec in STAGES:  # unknown profile or bad weights: refuse before work starts

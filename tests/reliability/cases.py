@@ -133,6 +133,16 @@ def _name_too_long(env: Env) -> list:
     return index(env, env.tmp / ("x" * 300 + ".wav"))
 
 
+def _library_file(env: Env) -> list:
+    """The library's own database offered as a recording: refused before it is opened (closing a
+    descriptor of it would drop the SQLite locks of this process's connection)."""
+    from harp_desktop.api import Library
+
+    if not (env.lib / "library.sqlite").exists():
+        Library(env.lib).close()
+    return index(env, env.lib / "library.sqlite")
+
+
 def _library_is_a_file(env: Env) -> list:
     f = env.tmp / "library.txt"
     f.write_text("not a folder")
@@ -300,6 +310,8 @@ CASES: list[Case] = [
     Case("very-long-path", "index", "a 2,800-character path", lambda e: index(e, _long_path(e)), ok=True, slow=True,
          check=_has("indexed")),
     Case("name-too-long", "index", "a 300-character file name", _name_too_long, needle="too long"),
+    Case("library-database-as-recording", "index", "the library's own library.sqlite as the recording",
+         _library_file, needle="inside the library folder"),
     # -- indexing: the library and the machine ----------------------------------------------
     Case("disk-full-decoding", "library", "the disk fills while the audio is decoded", _disk_full_while_decoding,
          needle="the disk is full"),

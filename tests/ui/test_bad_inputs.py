@@ -15,7 +15,8 @@ from tests.reliability.test_bad_inputs import library_state
 
 WAIT_MS = 120_000
 REFUSED = ["empty-file", "text-as-wav", "zero-samples", "random-bytes", "unsupported-aiff", "symlink-loop",
-           "dangling-symlink", "missing-file", "a-folder", "named-pipe", "name-too-long"]
+           "dangling-symlink", "missing-file", "a-folder", "named-pipe", "name-too-long",
+           "library-database-as-recording"]
 BY_ID = {c.id: c for c in CASES}
 
 
