@@ -28,7 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from harp_desktop.errors import user_message
 from harp_desktop.evaluate.queries import ANSWER_KINDS
+from harp_desktop.store import dbapi
 from harp_desktop.ui import annotate_undo as cmd
 from harp_desktop.ui.span_overlay import SpanOverlay
 from harp_desktop.ui.timefmt import clock
@@ -208,8 +210,8 @@ class AnnotationPanel(QWidget):
     def _push(self, make) -> bool:
         try:
             self.undo_stack.push(make())
-        except (ValueError, LookupError) as exc:
-            self.message.emit(str(exc))
+        except (ValueError, LookupError, OSError, *dbapi.Error) as exc:  # a bad span, or a read-only library
+            self.message.emit(user_message(exc))
             self._show_question()
             return False
         return True

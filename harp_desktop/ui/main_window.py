@@ -32,6 +32,7 @@ from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
 from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED, AudioError, probe
 from harp_desktop.errors import user_message
 from harp_desktop.paths import REPO_ROOT, inside
+from harp_desktop.store import dbapi
 from harp_desktop.store.crypto import PassphraseError
 from harp_desktop.ui import annotate_menu, colors, envelope, passphrase
 from harp_desktop.ui import recording_data as rd
@@ -590,8 +591,8 @@ class MainWindow(QMainWindow):
             return
         try:
             self.lib.rename_speaker(self.data.sha256, label, name)
-        except LookupError as exc:
-            self.statusBar().showMessage(str(exc), 8000)
+        except (LookupError, OSError, *dbapi.Error) as exc:  # e.g. a read-only or busy library: one line
+            self.statusBar().showMessage(user_message(exc), 10000)
             return
         self.statusBar().showMessage(f"{label} is now \u201c{name or label}\u201d", 5000)
         QTimer.singleShot(0, self._reload_current)  # not from inside the list's own itemChanged

@@ -67,3 +67,25 @@ def test_hostile_and_huge_questions_in_the_ask_box(qtbot, make_window, indexed_l
     a = ask(qtbot, w, "Did\x00 anyone \x1b[31mcough\x1b[0m?\u202e <b>bold</b><script>x</script> 🙂")
     assert a["answer"] and "<script>" in a["question"]
     assert "<b>bold</b><script>x</script>" in w.ask_panel.answer.toPlainText()  # shown as typed, not rendered
+
+
+def test_a_library_that_refuses_writes_gives_one_line_in_the_window(qtbot, make_window, indexed_library,
+                                                                     monkeypatch):
+    """Renaming a speaker when the database refuses the write (read-only medium, another program
+    holding a long write lock): the status bar says so in one line; nothing raises in the slot."""
+    import sqlite3
+
+    from tests.ui.conftest import CLIP
+    from tests.ui.test_main_window import open_and_wait
+
+    w = make_window(indexed_library)
+    open_and_wait(qtbot, w, CLIP)
+
+    def refuse(*_a):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(w.lib, "rename_speaker", refuse)
+    w.rename_speaker("SPEAKER_1", "Dr Patel")
+    shown = w.statusBar().currentMessage()
+    assert shown.startswith("the library is read-only") and "\n" not in shown
+    assert w.data.speaker_name("SPEAKER_1") == "SPEAKER_1"
