@@ -7,10 +7,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from harp_desktop.audio.decode import AudioError
+from harp_desktop.audio.decode import AudioError, AudioInfo
 from harp_desktop.evaluate.annotations_api import AnnotationsAPI
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress
-from harp_desktop.index.pipeline import Indexer, IndexResult
+from harp_desktop.index.pipeline import Indexer, IndexResult, check_source
 from harp_desktop.paths import default_library_dir
 from harp_desktop.store.db import LibraryDB
 from harp_desktop.store.vectors import VectorStore
@@ -89,6 +89,10 @@ class Library(AnnotationsAPI):
             return indexer.index(Path(path))
         except InterruptedError:
             raise Cancelled() from None
+
+    def check_source(self, path: Path | str) -> AudioInfo:
+        """The checks ``index`` makes before any work, alone: raises AudioError in one line."""
+        return check_source(self.folder, path)
 
     # -- corpus scale (harp_desktop.cluster, store.bundle): Ray workers compute, this library is the one writer
     def index_on_ray(self, paths: list[Path | str], options: IndexOptions | None = None, **kw) -> list[dict]:

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harp_desktop import weights
-from harp_desktop.audio.decode import AudioError, decode_to_cache, ensure_free_space, open_cache, probe, sha256_of
+from harp_desktop.audio.decode import (
+    AudioError,
+    AudioInfo,
+    decode_to_cache,
+    ensure_free_space,
+    open_cache,
+    probe,
+    sha256_of,
+)
 from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
@@ -75,6 +83,15 @@ def fingerprints(options: IndexOptions) -> dict[str, str]:
     return fps
 
 
+def check_source(library_folder: Path, path: Path | str) -> AudioInfo:
+    """What a file must pass before indexing starts (the CLI and the window check the same):
+    not a file of the library itself (reading its database with open() would drop this
+    process's SQLite locks), and a supported, non-empty audio file. No path is resolved first."""
+    if inside(library_folder, path):
+        raise AudioError(f"{path}: is inside the library folder, not a recording")
+    return probe(Path(path))
+
+
 class Indexer:
     def __init__(
         self,
@@ -117,9 +134,7 @@ class Indexer:
         return self.db.recording_by_sha(sha)
 
     def index(self, path: Path) -> IndexResult:
-        if inside(self.db.folder, path):  # its own database or caches: reading them with open() drops
-            raise AudioError(f"{path}: is inside the library folder, not a recording")  # SQLite's locks
-        warning = probe(Path(path)).warning  # fail fast, before anything is written (and before resolve())
+        warning = check_source(self.db.folder, path).warning  # fail fast, before anything is written
         path = Path(path).resolve()
         for spec in STAGES:  # unknown profile or bad weights: refuse before work starts
             spec.own_key(self.options)

@@ -32,14 +32,12 @@ def run_vad(ctx: StageContext) -> dict:
     weights.model_path("vad")  # verify the ONNX file faster-whisper will load
     regions = speech_regions(ctx.audio, ctx.report, ctx.should_stop)
     ctx.check()
-    rescued: list[Region] = []
-    got = ctx.db.get_array(ctx.rid, "event_scores")
-    times = ctx.db.get_array(ctx.rid, "event_times")
-    if got is not None and times is not None and "Speech" in got[1].get("classes", []):
-        from harp_desktop.index.events import PATCH_S
+    from harp_desktop.index.events import PATCH_S
 
-        speech = np.asarray(got[0][:, got[1]["classes"].index("Speech")], np.float32)
-        regions, rescued = rescue_regions(regions, speech, np.asarray(times[0]), PATCH_S, len(ctx.audio) / SAMPLE_RATE)
+    scores, meta = ctx.array("event_scores")  # the events stage, a declared dependency, ran first
+    times, _ = ctx.array("event_times")
+    speech = np.asarray(scores[:, meta["classes"].index("Speech")], np.float32)
+    regions, rescued = rescue_regions(regions, speech, np.asarray(times), PATCH_S, len(ctx.audio) / SAMPLE_RATE)
     speech_s = sum(r.duration_s for r in regions)
     if not regions:
         ctx.notes.append("no speech found: the recording is silent or holds no voice")

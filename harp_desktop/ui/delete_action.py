@@ -55,10 +55,12 @@ class DeleteAction(QObject):
 
     def request(self, path: str, confirm: bool = True) -> None:
         w = self.w
+        if self.task is not None:
+            w.statusBar().showMessage("A deletion is already running", 8000)
+            return
         rec = rd.find(w.lib, path)
-        if rec is None or self.task is not None:
-            w.statusBar().showMessage(f"{Path(path).name} is not in the library" if rec is None
-                                      else "A deletion is already running", 8000)
+        if rec is None:
+            w.statusBar().showMessage(f"{Path(path).name} is not in the library", 8000)
             return
         if rec["path"] == w.queue.current or rec["path"] in w.queue.pending:
             w.statusBar().showMessage(f"{rec['name']} is being indexed: cancel indexing (Esc) before deleting it",

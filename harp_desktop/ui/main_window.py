@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 
 from harp_desktop.agent.audio_evidence import AudioModelConfig
 from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
-from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED, AudioError, probe
+from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED, AudioError
 from harp_desktop.errors import user_message
-from harp_desktop.paths import REPO_ROOT, inside
+from harp_desktop.paths import REPO_ROOT
 from harp_desktop.store import dbapi
 from harp_desktop.store.crypto import PassphraseError
 from harp_desktop.ui import annotate_menu, colors, envelope, passphrase
@@ -355,9 +355,7 @@ class MainWindow(QMainWindow):
         p = Path(path).expanduser()
         if rec is None:
             try:  # the CLI's checks, here and now: a broken file never reaches the indexing queue
-                if inside(self.lib.folder, p):
-                    raise AudioError(f"{path}: is inside the library folder, not a recording")
-                probe(p)
+                self.lib.check_source(p)
                 resolved = str(p.resolve())
             except (AudioError, OSError, RuntimeError) as exc:  # RuntimeError: resolve() on a symlink loop
                 self.statusBar().showMessage(user_message(exc), 15000)
