@@ -10,6 +10,7 @@ so the text embedder, YAMNet and the language model load once.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -91,7 +92,8 @@ class Task(QRunnable):
             self.signals.progress.emit(p)
 
     def work(self) -> Any:
-        raise NotImplementedError
+        """The task's body, run off the GUI thread; every subclass overrides it."""
+        raise NotImplementedError(f"{type(self).__name__} must define work()")
 
     def run(self) -> None:
         try:
@@ -164,11 +166,9 @@ class IndexTask(Task):
             while True:
                 if self.should_stop() and not stop_sent:
                     stop_sent = True
-                    try:
+                    with contextlib.suppress(OSError):  # the child has already exited: nothing to stop
                         proc.stdin.write("stop\n")
                         proc.stdin.flush()
-                    except OSError:
-                        pass
                 try:
                     line = lines.get(timeout=self.poll_s)
                 except queue.Empty:
@@ -184,10 +184,8 @@ class IndexTask(Task):
                 else:
                     outcome = msg
         finally:
-            try:
+            with contextlib.suppress(OSError):  # a pipe the exited child already broke
                 proc.stdin.close()
-            except OSError:
-                pass
             code = proc.wait()
             self._proc = None
         if "done" in outcome:
