@@ -309,13 +309,8 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self.refresh_library()
-        if self.data is None or self.indexing():  # our own indexing reports through the queue
-            return
-        if rd.find(self.lib, self.data.sha256) is None:
-            self.statusBar().showMessage(f"{self.data.name} was deleted from the library by another program", 15000)
-            self.clear_recording()
-        elif not self.data.complete:
-            self.show_recording(self.data.sha256, keep_view=True)
+        if not self.indexing():  # our own indexing reports through the queue
+            self._reload_current(unless_complete=True)
 
     def choose_files(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Add recordings", "", AUDIO_FILTER)
@@ -595,8 +590,15 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{label} is now \u201c{name or label}\u201d", 5000)
         QTimer.singleShot(0, self._reload_current)  # not from inside the list's own itemChanged
 
-    def _reload_current(self) -> None:
-        if self.data is not None:
+    def _reload_current(self, unless_complete: bool = False) -> None:
+        """Show the open recording's rows as they are now; another program may have deleted it."""
+        if self.data is None:
+            return
+        if rd.find(self.lib, self.data.sha256) is None:
+            self.statusBar().showMessage(f"{self.data.name} was deleted from the library by another program", 15000)
+            self.clear_recording()
+            self.refresh_library()  # the list says so at once, not at the next poll
+        elif not (unless_complete and self.data.complete):
             self.show_recording(self.data.sha256, keep_view=True)
 
     # -- asking ------------------------------------------------------------------------------

@@ -53,3 +53,19 @@ def test_the_window_follows_a_terminal_indexing_and_deleting_in_its_library(qtbo
                     timeout=WAIT_MS)
     assert w.library.paths() == [str(other.resolve())]
     assert not w.ask_panel.ask_button.isEnabled()
+
+
+def test_a_pending_reload_of_a_recording_deleted_meanwhile_says_so(qtbot, make_window, indexed_library):
+    """A rename schedules a reload of the open recording; another program deletes it before the
+    event loop runs it: the window says so and closes it instead of raising in the slot."""
+    from harp_desktop.api import Library
+
+    w = make_window(indexed_library)
+    open_and_wait(qtbot, w, CLIP)
+    sha = w.data.sha256
+    w.rename_speaker("SPEAKER_1", "Dr Patel")  # the reload waits for the event loop
+    with Library(indexed_library) as other:  # "another program", before any event is processed
+        other.delete_recording(sha)
+    qtbot.waitUntil(lambda: w.data is None, timeout=WAIT_MS)
+    assert "deleted from the library by another program" in w.statusBar().currentMessage()
+    assert not w.ask_panel.ask_button.isEnabled() and w.library.paths() == []
