@@ -4,6 +4,11 @@ several retrieval modes x fusions in one run. The scoring is `harp eval`'s
 
     .venv/bin/python benchmarks/ask_bench.py QUERIES.jsonl AUDIO_DIR [--no-llm] [--llm qwen1.5b]
         [--modes hybrid,keyword,vector,oracle] [--fusions rrf,harp,calibrated] [--library DIR] [--show-failures]
+    .venv/bin/python benchmarks/ask_bench.py benchmarks/bank/dev_half.jsonl benchmarks/bank/audio   # the bank
+
+Recordings and clips are looked up in AUDIO_DIR, then beside the question file. Also prints
+the same figures per operation of the typed question (plan.query.operation) and citation
+precision (cited moments overlapping annotated truth).
 
 Prints evidence HitRate, answer accuracy and citation validity per query type for each
 configuration, median / p95 latency per stage, and a summary table (HARP's Table II).
@@ -20,6 +25,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harp_desktop.api import IndexOptions, Library  # noqa: E402
 from harp_desktop.evaluate.runner import EvalOptions, table  # noqa: E402
+
+
+def by_operation(report) -> str:
+    """HitRate / accuracy / citation precision / latency per operation of the typed question."""
+    from collections import defaultdict
+
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r in report.queries:
+        groups[r.get("operation") or "untyped"].append(r)
+
+    def mean(xs: list) -> str:
+        xs = [x for x in xs if x is not None]
+        return f"{sum(xs) / len(xs):.2f}" if xs else "-"
+
+    lines = [f"{'operation':<14}{'n':>4}{'HitRate':>9}{'Acc':>7}{'CitPrec':>8}{'lat s':>8}"]
+    for op, rows in sorted(groups.items()):
+        lat = sorted(r["latency_s"] for r in rows)
+        lines.append(f"{op:<14}{len(rows):>4}{mean([r['hit_rate'] for r in rows]):>9}"
+                     f"{mean([None if r['correct'] is None else float(r['correct']) for r in rows]):>7}"
+                     f"{mean([r.get('citation_precision') for r in rows]):>8}{lat[len(lat) // 2]:>8.2f}")
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -54,6 +80,7 @@ def main() -> None:
             print("latency (s): " + ", ".join(f"{k} median {v['median']:.3f} p95 {v['p95']:.3f}"
                                               for k, v in o["latency_by_stage_s"].items()))
             summary.append((mode, fusion, o))
+            print(by_operation(report))
             if args.show_failures:
                 for r in report.queries:
                     if r["correct"] is False or (r["hit_rate"] is not None and r["hit_rate"] < 1):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harp_desktop.audio.decode import AudioError, AudioInfo
 from harp_desktop.evaluate.annotations_api import AnnotationsAPI
+from harp_desktop.evaluate.span_import import SpanImportAPI
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress
 from harp_desktop.index.pipeline import Indexer, IndexResult, check_source
 from harp_desktop.paths import default_library_dir
@@ -32,7 +33,7 @@ def _segment_emotions(stored: tuple | None) -> dict[int, dict]:
     return out
 
 
-class Library(AnnotationsAPI):
+class Library(AnnotationsAPI, SpanImportAPI):
     """A library folder: the SQLite database, vector indexes and decoded audio."""
 
     def __init__(self, folder: Path | str | None = None, passphrase: str | None = None, *,
@@ -172,17 +173,20 @@ class Library(AnnotationsAPI):
 
     def ask(self, ref: str | Path, question: str, cue: str | Path | None = None, *, llm=None,
             retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf", two_pass: bool = True,
-            given_spans: list[tuple[float, float]] | None = None, audio=None, on_draft=None):
+            given_spans: list[tuple[float, float]] | None = None, audio=None, on_draft=None,
+            speaker_cue: str | Path | None = None, emotion_cue: str | Path | None = None):
         """Answer a question about an indexed recording (see harp_desktop.agent.ask);
         ``given_spans`` replaces retrieval with those moments (the oracle); ``audio``: the
         AudioModelConfig for evidence audio|multimodal (None: $HARP_AUDIO_MODEL/_PROJECTOR);
         ``on_draft(answer_json)``: called with the evidence and an extractive draft before the
-        language model writes the answer (not called when code or no model answers)."""
+        language model writes the answer (not called when code or no model answers);
+        ``speaker_cue`` / ``emotion_cue``: two-clip questions ("this is X: [clip]; when did X sound
+        like [clip]?")."""
         from harp_desktop.agent.ask import Asker
 
         asker = Asker(self, llm, retrieval, evidence, fusion, two_pass, audio)
         asker.on_draft = on_draft
-        return asker.ask(ref, question, cue, given_spans)
+        return asker.ask(ref, question, cue, given_spans, speaker_cue=speaker_cue, emotion_cue=emotion_cue)
 
     def delete_recording(self, ref: str | Path):
         """Remove a recording and everything derived from it (rows, vectors, audio cache, arrays, answers)."""
@@ -195,6 +199,61 @@ class Library(AnnotationsAPI):
 
     def rename_speaker(self, ref: str | Path, speaker: str, name: str) -> None:
         self.db.rename_speaker(self.recording(ref)["id"], speaker, name)
+
+    # -- findings (harp_desktop.findings.service): roles, sections, clinical findings, whose sounds ----
+    def _analysed(self, ref: str | Path) -> int:
+        """The recording's id; LookupError when the findings stage has not run for it yet."""
+        rec = self.recording(ref)
+        if self.db.stage_fingerprint(rec["id"], "findings") is None:
+            raise LookupError(f"{rec['name']} has no findings yet: index it again (`harp index {rec['path']}`); "
+                              "only the findings stage runs")
+        return rec["id"]
+
+    def findings(self, ref: str | Path) -> list:
+        """Findings with annotators' edits applied; rejected ones kept, with ``rejected`` set."""
+        from harp_desktop.findings import service
+
+        return service.findings(self.db, self._analysed(ref))
+
+    def roles(self, ref: str | Path) -> dict[str, str]:
+        """Speaker label -> patient | clinician | other (a role set by hand wins)."""
+        from harp_desktop.findings import service
+
+        return service.roles(self.db, self._analysed(ref))
+
+    def sections(self, ref: str | Path) -> list:
+        """Consultation / phone_call / unrelated stretches, in time order."""
+        from harp_desktop.findings import store
+
+        return store.sections(self.db, self._analysed(ref))
+
+    def event_speakers(self, ref: str | Path) -> list[dict]:
+        """Every sound event: tag_id, label, start_s, end_s, speaker (label or None), role, method."""
+        from harp_desktop.findings import service
+
+        return service.event_speakers(self.db, self._analysed(ref))
+
+    def set_role(self, ref: str | Path, speaker: str, role: str, annotator: str | None = None) -> dict[str, str]:
+        """Set a speaker's role by hand; it survives re-indexing. Returns the roles now."""
+        from harp_desktop.findings import service
+
+        return service.set_role(self.db, self.recording(ref)["id"], speaker, role, annotator)
+
+    def edit_finding(self, ref: str | Path, finding_id: int, annotator: str | None = None, **changes):
+        """Correct a finding's fields; returns the corrected Finding (an annotator's, with its own id)."""
+        from harp_desktop.findings import service
+
+        return service.edit_finding(self.db, self._analysed(ref), finding_id, annotator, **changes)
+
+    def reject_finding(self, ref: str | Path, finding_id: int, annotator: str | None = None):
+        from harp_desktop.findings import service
+
+        return service.reject_finding(self.db, self._analysed(ref), finding_id, annotator)
+
+    def add_finding(self, ref: str | Path, finding, annotator: str | None = None):
+        from harp_desktop.findings import service
+
+        return service.add_finding(self.db, self._analysed(ref), finding, annotator)
 
     # -- exports (harp_desktop.export): every file written is recorded in the audit trail --------
     def export(self, ref: str | Path, path: str | Path, fmt: str | None = None) -> dict:

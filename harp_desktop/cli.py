@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from harp_desktop import cli_eval, cli_export, weights
+from harp_desktop import cli_eval, cli_export, cli_findings, weights
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 
@@ -137,7 +137,8 @@ def cmd_ask(args) -> int:
 
             a = lib.ask(args.recording, args.question, args.cue, llm=llm, retrieval=args.retrieval,
                         evidence=args.evidence, fusion=args.fusion, two_pass=not args.single_pass,
-                        audio=AudioModelConfig.resolve(args.audio_model, args.audio_projector))
+                        audio=AudioModelConfig.resolve(args.audio_model, args.audio_projector),
+                        speaker_cue=args.speaker_cue, emotion_cue=args.emotion_cue)
         except AudioError as exc:
             print(f"harp: error: example clip: {exc}", file=sys.stderr)
             return EXIT_ERROR
@@ -184,9 +185,16 @@ def cmd_models(args) -> int:
 
 
 def cmd_speaker(args) -> int:
+    if args.name is None and args.role is None:
+        print("harp: error: give a name, --role patient|clinician|other, or both", file=sys.stderr)
+        return EXIT_USAGE
     with _library(args) as lib:
-        lib.rename_speaker(args.recording, args.speaker, args.name)
-    print(f"{args.speaker} is now '{args.name}'")
+        if args.name is not None:
+            lib.rename_speaker(args.recording, args.speaker, args.name)
+            print(f"{args.speaker} is now '{args.name}'")
+        if args.role is not None:
+            lib.set_role(args.recording, args.speaker, args.role)
+            print(f"{args.speaker}'s role is now {args.role} (set by hand: kept when the recording is re-indexed)")
     return 0
 
 
@@ -233,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
     p.add_argument("question")
     p.add_argument("--cue", help="an example clip: a voice or a sound to look for")
+    p.add_argument("--speaker-cue", metavar="CLIP", help="a clip of the speaker the question is about (two-clip questions)")
+    p.add_argument("--emotion-cue", metavar="CLIP", help="a clip of the emotion to find (any speaker)")
     p.add_argument("--retrieval", default="hybrid", choices=["hybrid", "keyword", "vector"])
     p.add_argument("--evidence", default="metadata", choices=["metadata", "audio", "multimodal"],
                    help="audio/multimodal play evidence clips to an audio-capable GGUF + projector (not bundled); "
@@ -253,10 +263,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_models)
 
-    p = sub.add_parser("speaker", help="name a speaker, e.g. harp speaker REC SPEAKER_1 'Dr Patel'")
+    p = sub.add_parser("speaker", help="name a speaker or set its role, e.g. harp speaker REC SPEAKER_1 'Dr Patel' "
+                                       "--role clinician")
     p.add_argument("recording")
     p.add_argument("speaker")
-    p.add_argument("name")
+    p.add_argument("name", nargs="?", help="display name (optional when --role is given)")
+    p.add_argument("--role", choices=["patient", "clinician", "other"], help="set the speaker's role by hand")
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.set_defaults(func=cmd_speaker)
 
@@ -269,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_eval.add_parsers(sub, lib_help)  # eval, questions
     cli_cluster.add_parsers(sub, lib_help)  # library export|import
     cli_export.add_parsers(sub, lib_help)  # report, export, audit
+    cli_findings.add_parsers(sub, lib_help)  # findings
     return ap
 
 

@@ -17,7 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from harp_desktop.agent import answer as ans
-from harp_desktop.agent import audio_llm, sections, verify
+from harp_desktop.agent import answerers, audio_llm, sections, support, verify
+from harp_desktop.agent.answerers.context import AnswerContext
+from harp_desktop.agent.query import QuerySpec, parse
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
@@ -73,6 +75,15 @@ def narrow_to_dialogue(plan: Plan, tools: RecordingTools) -> None:
         es.start_s, es.end_s = max(es.start_s, found[0]), min(es.end_s, found[1])
     plan.notes.append(f"'the consultation' -> the longest two-person exchange, "
                       f"{format_clock(found[0])}-{format_clock(found[1])}")
+
+
+def narrow_to(plan: Plan, windows: list[tuple[float, float]]) -> None:
+    """Search only the question's section (its first span when there are several)."""
+    if not windows:
+        return
+    a, b = windows[0][0], windows[-1][1]
+    for es in plan.sets:
+        es.start_s, es.end_s = max(es.start_s, a), min(es.end_s, b)
 
 
 class Asker:
@@ -198,15 +209,60 @@ class Asker:
         return evidence, results
 
     # -- the whole question -------------------------------------------------------
+    def parse(self, question: str, duration_s: float, cues: dict[str, str], notes: list[str]) -> QuerySpec:
+        """The typed question (rules; nearest examples where the rules are not decisive; the model's
+        opinion when one is loaded), validated in code. Logged in ``plan.query``."""
+        from harp_desktop.agent import classify
+
+        spec = parse(question, duration_s, cues)
+        classify.refine(spec, self.lib.models, notes)
+        if self.llm is not None and spec.confidence < 0.9:
+            from harp_desktop.agent import query_llm
+
+            query_llm.refine(spec, self.llm, notes)
+        return spec
+
+    @staticmethod
+    def cue_roles(question: str, cue, speaker_cue, emotion_cue) -> dict[str, str]:
+        """Which example clip plays which part: ``--cue`` is a voice when the question is about a
+        person, else a sound; ``--speaker-cue`` / ``--emotion-cue`` say it themselves."""
+        from harp_desktop.agent import lexicon as lx
+
+        roles: dict[str, str] = {}
+        if cue:
+            voice = lx.CUE_VOICE.search(question) or re.search(r"\b(voice|speaks?|spoke|talks?|speaker|person)\b",
+                                                                  question, re.I)
+            sound = lx.EVENTS and any(p.search(question.lower()) for p in lx.EVENTS.values())
+            roles["speaker" if voice and not sound else "sound"] = str(cue)
+        if speaker_cue:
+            roles["speaker"] = str(speaker_cue)
+        if emotion_cue:
+            roles["emotion"] = str(emotion_cue)
+        return roles
+
     def ask(self, ref: str | Path, question: str, cue: str | Path | None = None,
-            given_spans: list[tuple[float, float]] | None = None) -> ans.Answer:
+            given_spans: list[tuple[float, float]] | None = None, speaker_cue: str | Path | None = None,
+            emotion_cue: str | Path | None = None) -> ans.Answer:
         """``given_spans``: use these moments as the evidence instead of retrieving (the oracle)."""
         timings: dict[str, float] = {}
         t_all = time.perf_counter()
         question, notes = clean_question(question)
         rec = self.lib.recording(ref)
         outside_recording(question, rec["duration_s"])
-        cue_wav = load_clip(Path(cue)) if cue else None  # a broken cue fails here, clearly
+        cue_paths = self.cue_roles(question, cue, speaker_cue, emotion_cue)
+        cue_wavs = {role: load_clip(Path(p)) for role, p in cue_paths.items()}  # a broken clip fails here, clearly
+        t0 = time.perf_counter()
+        spec = self.parse(question, rec["duration_s"], cue_paths, notes)
+        timings["parse"] = time.perf_counter() - t0
+        tools = RecordingTools(self.lib, rec)
+        ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
+        if given_spans is None:
+            t0 = time.perf_counter()
+            typed = answerers.answer(ctx)
+            if typed is not None:
+                timings["answer"] = time.perf_counter() - t0
+                return self._typed_answer(question, rec, spec, ctx, typed, notes, timings, t_all)
+        cue_wav = cue_wavs.get("sound", cue_wavs.get("speaker"))
         audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
         t0 = time.perf_counter()
         plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
@@ -223,8 +279,10 @@ class Asker:
                             c.args["label"] = heard
         timings["plan"] = time.perf_counter() - t0
         t0 = time.perf_counter()
-        tools = RecordingTools(self.lib, rec)
-        if sections.DIALOGUE.search(question) and localize(question, rec["duration_s"]) is None:
+        if spec.section and spec.window is None:
+            narrow_to(plan, ctx.windows)
+            plan.notes += ctx.notes
+        elif sections.DIALOGUE.search(question) and localize(question, rec["duration_s"]) is None:
             narrow_to_dialogue(plan, tools)
         evidence, results = self.retrieve(plan, tools, cue_wav, given_spans)
         refining = 0.0
@@ -268,11 +326,50 @@ class Asker:
         timings["total"] = time.perf_counter() - t_all
         models = {"llm": getattr(self.llm, "name", None), "planner": plan.source,
                   "audio_llm": audio.describe() if heard is not None else None}
+        if supported and self.llm is not None and settled is None:
+            # The model's citations must share a word with the question or its answer (EChO verify).
+            kept, dropped = support.check([e for e in evidence if (e.start_s, e.end_s) in verdict.citations
+                                           or any(abs(e.start_s - a) < 1 and abs(e.end_s - b) < 1
+                                                  for a, b in verdict.citations)],
+                                          {"kind": "answer_words", "terms": support.answer_words(question, first)},
+                                          [], {})
+            if dropped and not kept:
+                supported = False
+                notes.append("the cited moments do not mention what the answer says; marked unsupported")
+        plan_dict = {**plan.to_dict(), "query": spec.to_dict()}
         result = ans.Answer(question, first, verdict.rationale, supported, evidence, verdict.citations,
-                            plan.to_dict(), timings, models, notes + plan.notes,
+                            plan_dict, timings, models, notes + plan.notes,
                             [{"tool": r.tool, "args": {k: v for k, v in r.args.items() if k != "cue"},
                               "items": len(r.items), "error": r.error, "seconds": round(r.seconds, 4)}
                              for r in results])
+        if self.store_answers:
+            self.lib.db.store_answer(rec["id"], result.to_json())
+        return result
+
+    def _typed_answer(self, question: str, rec: dict, spec: QuerySpec, ctx: AnswerContext, res, notes: list[str],
+                      timings: dict, t_all: float) -> ans.Answer:
+        """An answerer's result, its citations checked for carrying the claim, as an Answer."""
+        emotion_of = {}
+        got = self.lib.db.get_array(rec["id"], "emotion_probs")
+        if got is not None:
+            arr, meta = got
+            emotion_of = {int(i): meta["labels"][int(p.argmax())] for i, p in zip(meta["segment_ids"], arr, strict=False)}
+        kept, dropped = support.check(res.cited, res.claim, ctx.tools._tags, emotion_of)
+        verdict = verify.check(res.rationale, kept)
+        if dropped:
+            notes.append(f"{len(dropped)} cited moment(s) did not carry the claim and were removed")
+        negative = res.first.startswith(("No", "0")) or res.first == "Not found"
+        supported = res.supported and (bool(verdict.citations) or (negative and not res.cited))
+        timings["total"] = time.perf_counter() - t_all
+        plan = {"intent": spec.operation, "operation": spec.operation, "target": spec.target, "source": spec.source,
+                "query": spec.to_dict(), "sets": [{"start_s": a, "end_s": b} for a, b in ctx.windows]}
+        models = {"llm": getattr(self.llm, "name", None) if "llm" in spec.source else None, "planner": spec.source,
+                  "audio_llm": None}
+        result = ans.Answer(question, res.first, verdict.rationale, supported, kept, verdict.citations, plan, timings,
+                            models, notes + spec.notes + ctx.notes, [{"tool": f"answer:{spec.operation}",
+                                                                      "args": {"target": spec.target},
+                                                                      "items": len(res.cited), "error": None,
+                                                                      "seconds": round(timings.get("answer", 0), 4)}])
         if self.store_answers:
             self.lib.db.store_answer(rec["id"], result.to_json())
         return result

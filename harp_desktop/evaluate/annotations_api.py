@@ -166,8 +166,10 @@ class AnnotationsAPI:
         recs = {r["id"]: r for r in self.db.recordings()}
         for q, row in zip(self.questions(ref), self.question_records(ref, annotator), strict=True):
             rec = recs[q["recording_id"]]
-            cue = Path(rec["path"]).parent / q["cue_audio"] if q["cue_audio"] else None
-            cases.append(Case(row, rec["sha256"], cue))
+            folder = Path(rec["path"]).parent
+            cue = folder / q["cue_audio"] if q["cue_audio"] else None
+            clips = [folder / row[k] if row.get(k) else None for k in ("speaker_cue", "emotion_cue")]
+            cases.append(Case(row, rec["sha256"], cue, *clips))
         return cases
 
     @staticmethod
@@ -178,16 +180,23 @@ class AnnotationsAPI:
         base = Path(audio_dir).expanduser() if audio_dir else Path(path).parent
         if not base.is_dir():
             raise LookupError(f"audio folder not found: {base}")
+        # A question bank may keep its clips beside the file and its recordings elsewhere: each
+        # relative path is looked up in the audio folder, then in the file's own folder.
+        roots = list(dict.fromkeys([base, Path(path).parent]))
+
+        def find(rel: str) -> Path:
+            return next(((r / rel).resolve() for r in roots if (r / rel).is_file()), (base / rel).resolve())
+
         cases, audio = [], {}
         for q in items:
-            rec = (base / q["recording"]).resolve()
-            cue = (base / q["cue_audio"]).resolve() if q.get("cue_audio") else None
-            for f, what in ((rec, "recording"), (cue, "cue clip")):
+            rec = find(q["recording"])
+            clips = {k: find(q[k]) if q.get(k) else None for k in ("cue_audio", "speaker_cue", "emotion_cue")}
+            for f, what in ((rec, "recording"), *((c, "cue clip") for c in clips.values())):
                 if f is not None and not f.is_file():
                     raise LookupError(f"{what} '{f.name}' of query {q['query_id']} not found in {base} "
                                       "(give --audio-dir)")
             audio[rec] = None
-            cases.append(Case(q, str(rec), cue))
+            cases.append(Case(q, str(rec), clips["cue_audio"], clips["speaker_cue"], clips["emotion_cue"]))
         return cases, list(audio)
 
     def evaluate(self, cases: list[Case], options: EvalOptions | None = None, llm=None, progress=None,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harp_desktop.agent.answer import Answer
 from harp_desktop.evaluate.judge import judge_text
-from harp_desktop.evaluate.score import answer_correct, citation_validity, hit_rate
+from harp_desktop.evaluate.score import answer_correct, citation_precision, citation_validity, hit_rate
 
 
 @dataclass
@@ -35,6 +35,8 @@ class Case:
     question: dict
     ref: str  # library reference: path or sha256
     cue: Path | None = None
+    speaker_cue: Path | None = None  # two-clip questions (HARP's locate): the speaker's voice
+    emotion_cue: Path | None = None  # ... and the emotion to find in it
 
 
 @dataclass
@@ -73,6 +75,8 @@ def score_one(q: dict, answer, llm=None) -> dict:
         "answer_kind": q.get("answer_kind"), "query": q["query"], "truth": q.get("answer"), "answer": answer.answer,
         "rationale": answer.rationale, "correct": correct, "judge": judge,
         "hit_rate": hit_rate(truth, spans), "citation_validity": citation_validity(answer.citations, spans),
+        "citation_precision": citation_precision(answer.citations, truth),
+        "operation": (answer.plan.get("query") or {}).get("operation") if isinstance(answer.plan, dict) else None,
         "latency_s": round(answer.timings_s.get("total", 0.0), 3),
         "timings_s": {k: round(v, 4) for k, v in answer.timings_s.items()},
         "truth_spans": [list(s) for s in truth], "evidence": [[round(a, 3), round(b, 3)] for a, b in spans],
@@ -87,6 +91,7 @@ def _aggregate(rows: list[dict]) -> dict:
         "hit_rate": _mean([r["hit_rate"] for r in rows if r["hit_rate"] is not None]),
         "answer_accuracy": _mean([float(r["correct"]) for r in rows if r["correct"] is not None]),
         "citation_validity": _mean([r["citation_validity"] for r in rows if r["citation_validity"] is not None]),
+        "citation_precision": _mean([r["citation_precision"] for r in rows if r.get("citation_precision") is not None]),
         "latency_median_s": round(statistics.median(lat), 3) if lat else None,
         "latency_p95_s": _pct(lat, 0.95),
     }
@@ -114,7 +119,8 @@ def ask_one(asker, case: Case, o: EvalOptions, llm=None) -> dict:
     q = case.question
     given = [tuple(s) for s in q.get("evidence") or []] if o.oracle else None
     try:
-        a = asker.ask(case.ref, q["query"], case.cue, given_spans=given)
+        a = asker.ask(case.ref, q["query"], case.cue, given_spans=given, speaker_cue=case.speaker_cue,
+                      emotion_cue=case.emotion_cue)
     except (ValueError, LookupError, AudioError) as exc:  # a refused question scores as a wrong answer
         a = Answer(q["query"], "", f"error: {exc}", False, [], [], {}, notes=[f"not answered: {exc}"])
     return score_one(q, a, llm)
@@ -149,8 +155,8 @@ def table(report: Report, title: str = "") -> str:
         return f"{v:.2f}" if v is not None else "-"
 
     lines = [title] if title else []
-    lines.append(f"{'type':<18}{'n':>4}{'HitRate':>9}{'Acc':>7}{'CitVal':>8}{'lat s':>8}")
+    lines.append(f"{'type':<18}{'n':>4}{'HitRate':>9}{'Acc':>7}{'CitVal':>8}{'CitPrec':>8}{'lat s':>8}")
     for t, r in [*report.by_type.items(), ("ALL", report.overall)]:
         lines.append(f"{t:<18}{r['n']:>4}{f(r['hit_rate']):>9}{f(r['answer_accuracy']):>7}"
-                     f"{f(r['citation_validity']):>8}{f(r['latency_median_s']):>8}")
+                     f"{f(r['citation_validity']):>8}{f(r.get('citation_precision')):>8}{f(r['latency_median_s']):>8}")
     return "\n".join(lines)

@@ -92,3 +92,12 @@ def citation_validity(citations: list[tuple[float, float]], evidence: list[tuple
         return None
     ok = sum(1 for a, b in citations if any(a >= s - 1.0 and b <= e + 1.0 for s, e in evidence))
     return ok / len(citations)
+
+
+def citation_precision(citations: list[tuple[float, float]], truth: list[tuple[float, float]]) -> float | None:
+    """Share of cited moments that overlap an annotated truth span (1 s slack); None without
+    citations or without truth (a negative question has nothing to overlap)."""
+    if not citations or not truth:
+        return None
+    ok = sum(1 for a, b in citations if any(a < e + 1.0 and b > s - 1.0 for s, e in truth))
+    return ok / len(citations)

@@ -24,6 +24,7 @@ from harp_desktop.audio.decode import (
     probe,
     sha256_of,
 )
+from harp_desktop.findings import stage as findings_stage
 from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
@@ -59,6 +60,8 @@ STAGES: list[StageSpec] = [
     StageSpec("speaker_emb", ("segments",), 0.01, stages_embed.run_speaker_emb, lambda o: "mean:v1", "speaker"),
     StageSpec("audio_emb", ("segments", "events"), 0.04, stages_embed.run_audio_emb, lambda o: "mean:v1+q8", "audio"),
     StageSpec("emotion", ("segments", "events"), 0.01, stages_embed.run_emotion, stages_embed.emotion_key),
+    # Roles, sections, clinical findings, whose sounds: text and turns only (events and VAD chain in via segments).
+    StageSpec("findings", ("segments",), 0.005, findings_stage.run_findings, findings_stage.own_key),
 ]
 DECODE_KEY = "decode:soxr-HQ:16k-mono-f32:v1"
 

@@ -25,7 +25,7 @@ from harp_desktop.store.locks import schema_lock
 from harp_desktop.store.questions import QuestionsDB
 from harp_desktop.store.unlock import unlock_library
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 LARGE_ARRAY_BYTES = 1 << 20
 _SCHEMA_FILE = Path(__file__).with_name("schema.sql")
 
@@ -91,6 +91,81 @@ MIGRATIONS = [
         detail TEXT
     );
     CREATE INDEX exports_recording ON exports (recording_id, created_at);""",
+    # 5: the findings layer (harp_desktop/findings/store.py). Index output, replaced when the
+    # findings stage re-runs: speakers' role columns, sections, findings, event_speakers.
+    # Annotations the index never touches: speaker_roles (set by hand; wins over the automatic
+    # role) and finding_edits (rejections, edits, added findings; re-applied by matching the
+    # remembered concept, speaker and time, so they survive a re-index).
+    """ALTER TABLE speakers ADD COLUMN role TEXT;
+    ALTER TABLE speakers ADD COLUMN role_source TEXT;
+    ALTER TABLE speakers ADD COLUMN role_confidence REAL;
+    CREATE TABLE speaker_roles (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('patient', 'clinician', 'other')),
+        annotator TEXT,
+        updated_at TEXT NOT NULL,
+        UNIQUE (recording_id, label)
+    );
+    CREATE TABLE sections (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        start_s REAL NOT NULL,
+        end_s REAL NOT NULL,
+        confidence REAL NOT NULL
+    );
+    CREATE INDEX sections_recording ON sections (recording_id, start_s);
+    CREATE TABLE findings (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        concept TEXT NOT NULL,
+        category TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL,
+        speaker TEXT,
+        role TEXT,
+        start_s REAL NOT NULL,
+        end_s REAL NOT NULL,
+        text TEXT NOT NULL,
+        value TEXT,
+        segment_ids TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX findings_recording ON findings (recording_id, start_s);
+    CREATE TABLE finding_edits (
+        id INTEGER PRIMARY KEY,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        action TEXT NOT NULL CHECK (action IN ('edit', 'reject', 'add')),
+        match_concept TEXT,
+        match_speaker TEXT,
+        match_start_s REAL,
+        match_end_s REAL,
+        concept TEXT,
+        category TEXT,
+        kind TEXT,
+        status TEXT,
+        speaker TEXT,
+        role TEXT,
+        start_s REAL,
+        end_s REAL,
+        text TEXT,
+        value TEXT,
+        segment_ids TEXT,
+        rejected INTEGER NOT NULL DEFAULT 0,
+        annotator TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX finding_edits_recording ON finding_edits (recording_id);
+    CREATE TABLE event_speakers (
+        tag_id INTEGER PRIMARY KEY REFERENCES tags(id) ON DELETE CASCADE,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        speaker TEXT,
+        method TEXT NOT NULL,
+        distance_s REAL
+    );
+    CREATE INDEX event_speakers_recording ON event_speakers (recording_id, speaker);""",
 ]
 
 
@@ -288,7 +363,8 @@ class LibraryDB(QuestionsDB):
     def speakers(self, recording_id: int) -> list[dict]:
         return list(
             self.db.query(
-                "SELECT id, idx, label, name, total_s FROM speakers WHERE recording_id = ? ORDER BY idx",
+                "SELECT id, idx, label, name, total_s, role, role_source, role_confidence FROM speakers "
+                "WHERE recording_id = ? ORDER BY idx",
                 [recording_id],
             )
         )

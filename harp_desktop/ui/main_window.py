@@ -34,7 +34,7 @@ from harp_desktop.errors import user_message
 from harp_desktop.paths import REPO_ROOT
 from harp_desktop.store import dbapi
 from harp_desktop.store.crypto import PassphraseError
-from harp_desktop.ui import annotate_menu, colors, envelope, passphrase
+from harp_desktop.ui import annotate_menu, colors, envelope, passphrase, workbench
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
         self.refresh_library()
         self.watch = LibraryWatch(lambda: self.lib.db.data_version(), self)
         self.watch.changed.connect(self._changed_elsewhere)
+        self.workbench = workbench.install(self)  # issue 19: spectrogram, tiers, keyboard marking, span import
 
     # -- construction ---------------------------------------------------------------------
     def _build(self) -> None:
@@ -221,8 +222,9 @@ class MainWindow(QMainWindow):
         self.act_back = self._action(m, "&Back 5 s", lambda: self.player.skip(-5.0), "Left")
         self.act_fwd = self._action(m, "&Forward 5 s", lambda: self.player.skip(5.0), "Right")
         self.act_sel = self._action(m, "Play &selection", self.play_selection, "Shift+Space")
-        self.act_slower = self._action(m, "Slo&wer", lambda: self.transport.step_speed(-1), "[")
-        self.act_faster = self._action(m, "Fas&ter", lambda: self.transport.step_speed(1), "]")
+        # < and > (not [ and ]: those mark a span's start and end, as in Audacity; ui/span_keys.py)
+        self.act_slower = self._action(m, "Slo&wer", lambda: self.transport.step_speed(-1), "<")
+        self.act_faster = self._action(m, "Fas&ter", lambda: self.transport.step_speed(1), ">")
         self.playback_actions = [self.act_play, self.act_back, self.act_fwd, self.act_sel, self.act_slower,
                                  self.act_faster]
         m = bar.addMenu("&View")

@@ -60,6 +60,7 @@ class Player(QObject):
         self._seeks: deque[float] = deque()
         self._end: float | None = None  # stop here (a selection or an evidence span)
         self._speed = 1.0
+        self._loop: tuple[float, float] | None = None  # (start, end) in samples: play it over and over
         self._stream: Any = None
         self._ended = threading.Event()
         self._timer = QTimer(self)
@@ -90,8 +91,24 @@ class Player(QObject):
         self.pause()
         self._audio = audio if audio is not None else np.zeros(0, dtype=np.float32)
         self._sr = sample_rate
-        self._pos, self._end = 0.0, None
+        self._pos, self._end, self._loop = 0.0, None, None
         self.positionChanged.emit(0.0)
+
+    # -- loop (issue 19: the annotator's "loop selection"; done here so it is sample-exact) --
+    @property
+    def looping(self) -> tuple[float, float] | None:
+        return None if self._loop is None else (self._loop[0] / self._sr, self._loop[1] / self._sr)
+
+    def set_loop(self, span: tuple[float, float] | None) -> None:
+        """Play ``span`` (seconds) over and over until ``set_loop(None)``; playback then runs on."""
+        if span is None:
+            self._loop = None
+            return
+        a, b = sorted((max(0.0, span[0]), min(self.duration, span[1])))
+        self._loop = (a * self._sr, b * self._sr)
+        self._end = None
+        if not a <= self.position() < b:
+            self.seek(a, keep_span=True)
 
     # -- control --------------------------------------------------------------------
     def seek(self, t: float, keep_span: bool = False) -> None:
@@ -168,22 +185,32 @@ class Player(QObject):
         pos = self._pos
         while self._seeks:
             pos = self._seeks.popleft()
-        audio = self._audio
-        end = self._stop_sample()
+        loop = self._loop
+        end = self._stop_sample() if loop is None else min(loop[1], float(max(0, len(self._audio) - 1)))
         step = self._speed * self._sr / self._out_rate
-        idx = pos + np.arange(frames) * step
-        k = int(np.searchsorted(idx, end))
         out = outdata[:, 0]
-        if k > 0:
-            i0 = int(idx[0])
-            chunk = np.asarray(audio[i0:min(len(audio), int(idx[k - 1]) + 2)], dtype=np.float32)
-            out[:k] = np.interp(idx[:k] - i0, np.arange(len(chunk)), chunk)
+        k, pos = self._render(out, pos, end, step)
+        while loop is not None and k < frames:  # looping: the block goes on from the loop's start
+            n, pos = self._render(out[k:], loop[0], end, step)
+            if n == 0:  # a loop shorter than one output sample
+                break
+            k += n
         out[k:] = 0.0
         outdata[:, 1:] = outdata[:, :1]
-        self._pos = min(pos + frames * step, end)
+        self._pos = pos
         if k < frames:
             self._ended.set()
             raise self._sd.CallbackStop()
+
+    def _render(self, out: np.ndarray, pos: float, end: float, step: float) -> tuple[int, float]:
+        """Fill ``out`` from sample ``pos`` until ``end``; returns (frames written, new position)."""
+        idx = pos + np.arange(len(out)) * step
+        k = int(np.searchsorted(idx, end))
+        if k > 0:
+            i0 = int(idx[0])
+            chunk = np.asarray(self._audio[i0:min(len(self._audio), int(idx[k - 1]) + 2)], dtype=np.float32)
+            out[:k] = np.interp(idx[:k] - i0, np.arange(len(chunk)), chunk)
+        return k, min(pos + len(out) * step, end)
 
     def _tick(self) -> None:
         if self._ended.is_set():

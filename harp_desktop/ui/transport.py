@@ -42,7 +42,7 @@ class TransportBar(QWidget):
         for s in SPEEDS:
             self.speed.addItem(f"{s:g}x", s)
         self.speed.setCurrentIndex(SPEEDS.index(1.0))
-        self.speed.setToolTip("Playback speed ([ slower, ] faster)")
+        self.speed.setToolTip("Playback speed (< slower, > faster)")
         self.speed.setAccessibleName("Playback speed")
         self.time = QLabel("00:00.0 / 00:00", self)
         self.time.setToolTip("Position / length")

@@ -66,10 +66,16 @@ class _ViewBox(pg.ViewBox):
             self.translateBy(x=dx)
 
 
+TimeViewBox = _ViewBox  # shared with the spectrogram and tier lanes (ui/spectrogram.py, ui/tiers.py)
+
+
 class WaveformView(QWidget):
     seekRequested = Signal(float)
     selectionChanged = Signal(object)  # (start_s, end_s) or None
     drawn = Signal()
+    # Issue 19 hooks: the lanes under the waveform (spectrogram, tiers) mirror these.
+    envelopeSet = Signal(object)  # the Envelope (its .audio is the decoded memmap), or None when cleared
+    evidenceSet = Signal(object)  # list of (start_s, end_s)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -146,6 +152,7 @@ class WaveformView(QWidget):
 
     def clear(self) -> None:
         self._env = None
+        self.envelopeSet.emit(None)
         self._curve.setData([], [])
         self.set_lanes([])
         self.set_evidence([])
@@ -161,6 +168,7 @@ class WaveformView(QWidget):
         if not keep_view:
             self.vb.setXRange(0.0, dur, padding=0)
         self._redraw()
+        self.envelopeSet.emit(env)
 
     def set_lanes(self, spans: list[LaneSpan]) -> None:
         for it in self._lane_items:
@@ -183,6 +191,7 @@ class WaveformView(QWidget):
         if self._evidence_item is not None:
             self.vb.removeItem(self._evidence_item)
             self._evidence_item = None
+        self.evidenceSet.emit(list(spans))
         if not spans:
             return
         x0 = np.array([a for a, _ in spans], dtype=float)

@@ -1,0 +1,77 @@
+"""One answerer per operation: the QuerySpec picks it, each has a fixed answer policy.
+
+Yes/no questions start Yes or No; "when" questions give mm:ss or say nothing was found in
+the window; counts are digits; emotion-at reads the speech at that time; compare and change
+read arousal/valence. ``answer`` returns None only for free-text questions about what was
+said, which go to retrieval and the reasoning step (``agent/ask.py``).
+"""
+
+from __future__ import annotations
+
+from harp_desktop.agent.answerers import emotion, sounds, speech, voice
+from harp_desktop.agent.answerers.context import AnswerContext, Result
+from harp_desktop.agent.chain import span
+
+
+def count_voices(ctx: AnswerContext) -> Result:
+    said: dict[str, list] = {}
+    for s in ctx.segments:
+        if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"]) and ctx.label_of(s):
+            said.setdefault(ctx.label_of(s), []).append(s)
+    voices = {k: v for k, v in said.items() if sum(s["end_s"] - s["start_s"] for s in v) >= 1.0}
+    claim = {"kind": "voice_count"}
+    if not voices:
+        return Result("0", f"No speech was found {ctx.window_words()}.", [], claim, False)
+    cited = [ctx.evidence(v[0], "time") for v in voices.values()]
+    parts = "; ".join(f"{e.speaker} from {span(e)} ({len(voices[lab])} turn(s))"
+                      for e, lab in zip(cited, voices, strict=True))
+    return Result(str(len(voices)), f"{len(voices)} distinct voice(s) speak {ctx.window_words()}: {parts}.", cited,
+                  claim)
+
+
+def count_quote(ctx: AnswerContext) -> Result:
+    from rapidfuzz import fuzz
+
+    quote = (ctx.spec.quote or "").lower().strip(" .!?")
+    hits = []
+    for s in ctx.segments:
+        if not ctx.in_window(s["start_s"], s["end_s"]):
+            continue
+        for sent in speech.re.split(r"(?<=[.!?])\s+", s["text"]):
+            if sent.strip() and fuzz.ratio(sent.lower().strip(" .!?"), quote) >= 85:
+                hits.append(ctx.evidence(s, "keyword"))
+    claim = {"kind": "speech", "quote": ctx.spec.quote}
+    if not hits:
+        return Result("0", f"'{ctx.spec.quote}' was not found in the transcript {ctx.window_words()}.", [], claim, True)
+    return Result(str(len(hits)), f"'{ctx.spec.quote}' is spoken {len(hits)} time(s): "
+                  + ", ".join(span(e) for e in hits[:12]) + ".", hits, claim)
+
+
+def answer(ctx: AnswerContext) -> Result | None:
+    spec = ctx.spec
+    op, target = spec.operation, spec.target
+    if op == "compare":
+        return emotion.answer_compare(ctx)
+    if op == "change":
+        return emotion.answer_change(ctx)
+    if spec.cues.get("emotion"):
+        return emotion.answer_locate(ctx)
+    if op == "emotion_at" or op == "describe" and target == "emotion":
+        return emotion.answer_at(ctx)
+    if target == "event":
+        return sounds.answer(ctx)
+    if target == "voice":
+        return voice.answer(ctx)
+    if target == "emotion" and op in ("exists", "when_first", "when_all", "count"):
+        return emotion.answer_label(ctx)
+    if target == "speakers":
+        return count_voices(ctx)
+    if op == "count" and spec.quote:
+        return count_quote(ctx)
+    if op == "who":
+        return speech.who(ctx)
+    if op == "exists":
+        return speech.exists(ctx)
+    if op in ("when_first", "when_all"):
+        return speech.when(ctx)
+    return speech.listing(ctx)

@@ -1,0 +1,220 @@
+"""What every answerer reads: the recording's segments, tags, roles, sections and findings,
+resolved once per question against the QuerySpec (who, where, when).
+
+Roles, sections and findings come from the findings stage when the library has it; for a
+library indexed before that stage, the same facts are derived here from the turns (the
+question-asking share, the longest two-voice exchange), and the answer says so.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from harp_desktop.agent.chain import span
+from harp_desktop.agent.query import QuerySpec, Subject
+from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.retrieval.tools import RecordingTools
+from harp_desktop.types import Evidence
+
+ATTRIBUTE_S = 1.5  # a sound this close to a turn belongs to that turn's speaker
+CLINICIAN_SHARE = 0.3  # a voice asking questions in this share of its turns is the clinician (no stored roles)
+
+
+@dataclass
+class Result:
+    """An answerer's output: the checkable first line, the rationale, and the moments it rests on.
+
+    ``claims`` say what each cited moment must carry (``agent/support.py`` checks it)."""
+
+    first: str
+    rationale: str
+    cited: list[Evidence] = field(default_factory=list)
+    claim: dict = field(default_factory=dict)  # {"kind": "event"|"emotion"|"speech"|"voice"|"time", ...}
+    supported: bool = True
+    evidence: list[Evidence] = field(default_factory=list)  # what was looked at (cited or not)
+
+
+def cites(items: list[Evidence], limit: int = 8) -> str:
+    shown = ", ".join(span(e) for e in items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+class AnswerContext:
+    def __init__(self, library, rec: dict, spec: QuerySpec, tools: RecordingTools | None = None,
+                 cue_wavs: dict | None = None) -> None:
+        self.lib, self.rec, self.spec = library, rec, spec
+        self.tools = tools or RecordingTools(library, rec)
+        self.cue_wavs = cue_wavs or {}
+        self.notes: list[str] = []
+
+    # -- the recording --------------------------------------------------------------
+    @cached_property
+    def segments(self) -> list[dict]:
+        return sorted(self.tools.segments_in(0.0, float("inf")), key=lambda s: s["start_s"])
+
+    @cached_property
+    def speakers(self) -> list[dict]:
+        return self.lib.db.speakers(self.rec["id"])
+
+    def label_of(self, seg: dict) -> str | None:
+        return seg.get("speaker_label") or seg.get("speaker")
+
+    @cached_property
+    def roles(self) -> dict[str, str]:
+        """speaker label -> patient | clinician | other."""
+        getter = getattr(self.lib, "roles", None)
+        if getter is not None:
+            try:
+                got = getter(self.rec["sha256"])
+                if got:
+                    return dict(got)
+            except Exception as exc:  # noqa: BLE001 - an older library: fall back, and say so
+                self.notes.append(f"stored roles unavailable ({str(exc)[:60]}); inferred from who asks questions")
+        return self._inferred_roles()
+
+    def _inferred_roles(self) -> dict[str, str]:
+        lo, hi = self.consultation_span or (0.0, float("inf"))
+        turns: dict[str, list[bool]] = {}
+        for s in self.segments:
+            if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi and self.label_of(s):
+                turns.setdefault(self.label_of(s), []).append("?" in s["text"])
+        ranked = sorted(((sum(v) / len(v), len(v), k) for k, v in turns.items() if len(v) >= 3), reverse=True)
+        roles = {}
+        if ranked and ranked[0][0] >= CLINICIAN_SHARE:
+            roles[ranked[0][2]] = "clinician"
+            for _, _, k in ranked[1:2]:
+                roles[k] = "patient"
+        return roles
+
+    @cached_property
+    def sections(self) -> list[tuple[str, float, float]]:
+        getter = getattr(self.lib, "sections", None)
+        if getter is not None:
+            try:
+                got = getter(self.rec["sha256"])
+                if got:
+                    return [(s.kind, s.start_s, s.end_s) for s in got]
+            except Exception:  # noqa: BLE001 - older library: the dialogue span below stands in
+                pass
+        from harp_desktop.agent.sections import dialogue_span
+
+        found = dialogue_span(self.segments)
+        return [("consultation", *found)] if found else []
+
+    @cached_property
+    def consultation_span(self) -> tuple[float, float] | None:
+        spans = [(a, b) for k, a, b in self.sections if k == "consultation"]
+        return (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
+
+    @cached_property
+    def findings(self) -> list:
+        getter = getattr(self.lib, "findings", None)
+        if getter is not None:
+            try:
+                return [f for f in getter(self.rec["sha256"]) if not f.rejected]
+            except Exception as exc:  # noqa: BLE001 - not indexed with findings: extract now
+                self.notes.append(f"stored findings unavailable ({str(exc)[:60]}); extracted from the transcript now")
+        return self._extract_now()
+
+    def _extract_now(self) -> list:
+        try:
+            from harp_desktop.findings.extract import extract
+            from harp_desktop.findings.model import Turn
+        except ImportError:
+            return []
+        lo, hi = self.consultation_span or (0.0, float("inf"))
+        turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
+                      s["text"]) for s in self.segments if s["end_s"] > lo and s["start_s"] < hi]
+        return extract(turns)
+
+    # -- where and when -------------------------------------------------------------
+    @cached_property
+    def windows(self) -> list[tuple[float, float]]:
+        """The spans the question is about: its time window, within its section."""
+        dur = float(self.rec["duration_s"])
+        base = [self.spec.window] if self.spec.window else [(0.0, dur)]
+        if self.spec.section and not self.spec.window:
+            spans = [(a, b) for k, a, b in self.sections if k == self.spec.section]
+            if self.spec.section == "consultation" and not spans and self.consultation_span:
+                spans = [self.consultation_span]
+            if spans:
+                base = spans
+                self.notes.append(f"'{self.spec.section.replace('_', ' ')}' -> "
+                                  + ", ".join(f"{format_clock(a)}-{format_clock(b)}" for a, b in spans))
+            else:
+                self.notes.append(f"no {self.spec.section.replace('_', ' ')} was found; searched the whole recording")
+        return base
+
+    def in_window(self, start_s: float, end_s: float) -> bool:
+        return any(end_s > a and start_s < b for a, b in self.windows)
+
+    def window_words(self) -> str:
+        if self.spec.window_text:
+            return f"in '{self.spec.window_text}'"
+        if self.spec.section and len(self.windows) and self.windows[0] != (0.0, float(self.rec["duration_s"])):
+            return f"during the {self.spec.section.replace('_', ' ')}"
+        return "in the recording"
+
+    # -- who ----------------------------------------------------------------------
+    def speakers_for(self, subject: Subject) -> set[str] | None:
+        """Speaker labels the subject stands for; None means anyone."""
+        if subject.kind == "anyone":
+            return None
+        if subject.kind in ("patient", "clinician", "other"):
+            got = {k for k, v in self.roles.items() if v == subject.kind}
+            if subject.kind == "other" and not got:
+                return set()
+            return got
+        if subject.kind == "named":
+            want = (subject.name or "").lower()
+            return {s["label"] for s in self.speakers if want in {s["label"].lower(), (s["name"] or "").lower()}
+                    or re.sub(r"^speaker[ _]", "", want) == re.sub(r"^speaker_", "", s["label"].lower())}
+        if subject.kind == "at_time" and subject.at_s is not None:
+            seg = self.segment_at(subject.at_s)
+            return {self.label_of(seg)} if seg and self.label_of(seg) else set()
+        if subject.kind == "cue":
+            return self.cue_speakers()
+        return None
+
+    def cue_speakers(self) -> set[str]:
+        wav = self.cue_wavs.get("speaker")
+        if wav is None:
+            return set()
+        from harp_desktop.agent.answerers.voice import voice_segments
+
+        return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}
+
+    def segment_at(self, t: float, within: float = 3.0) -> dict | None:
+        """The speech that contains ``t``; else the nearest within ``within`` seconds."""
+        spoken = [s for s in self.segments if s["text"].strip()]
+        inside = [s for s in spoken if s["start_s"] - 0.25 <= t <= s["end_s"] + 0.25]
+        if inside:
+            return min(inside, key=lambda s: s["end_s"] - s["start_s"])
+        near = [(min(abs(t - s["start_s"]), abs(t - s["end_s"])), s) for s in spoken]
+        near = [x for x in near if x[0] <= within]
+        return min(near, key=lambda x: x[0])[1] if near else None
+
+    def evidence(self, seg: dict, tool: str = "answer", score: float = 1.0) -> Evidence:
+        ev = self.tools.from_segment(seg, tool, score)
+        ev.speaker_label = self.label_of(seg)  # type: ignore[attr-defined]
+        return ev
+
+    def speaker_of_time(self, a: float, b: float) -> str | None:
+        """Whose turn a sound at a..b falls in or next to (sound-event attribution)."""
+        best, gap = None, ATTRIBUTE_S
+        for s in self.segments:
+            if not self.label_of(s):
+                continue
+            d = max(0.0, s["start_s"] - b, a - s["end_s"])
+            if d < gap or (d == 0.0 and best is None):
+                best, gap = self.label_of(s), d
+        return best
+
+    def role_name(self, label: str | None) -> str:
+        role = self.roles.get(label or "")
+        if role == "clinician":
+            return next((s.name for s in [self.spec.subject, *self.spec.others] if s.kind == "clinician" and s.name),
+                        "clinician")
+        return role or (label or "an unidentified speaker")

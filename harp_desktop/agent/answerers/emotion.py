@@ -1,0 +1,244 @@
+"""Emotion: someone sounds X (exists / when / count), the emotion at a time or quote, how a
+speaker's arousal (valence, dominance) changed, which of two speakers is higher, and the
+two-clip locate ("this is X: [clip]; when did X sound like [clip]?").
+
+Arousal and valence are read from the emotion head's per-segment class probabilities
+through fixed places of the eight classes on the circumplex (``DIMENSIONS``) until a
+dimensional model lands (issue 18); the rationale says which segments were read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
+from harp_desktop.agent.chain import span
+from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import Evidence
+
+EMOTION_MIN = 0.6  # calibrated probability for "someone sounds <emotion>"; 0.5 and 0.7 scored worse on dev
+CHANGE_MIN = 0.06  # a mean arousal difference under this is "stayed about the same"
+CANNOT_TELL = "Cannot tell from the sound"
+# Places on [0, 1] of each class (arousal, valence, dominance), after Russell's circumplex and the
+# NRC VAD lexicon's entries for these words (Mohammad 2018), rounded: see docs/decisions.md.
+DIMENSIONS = {
+    "neutral": (0.25, 0.50, 0.45), "calm": (0.10, 0.70, 0.50), "happy": (0.75, 0.95, 0.75),
+    "sad": (0.25, 0.10, 0.20), "angry": (0.90, 0.15, 0.80), "fearful": (0.80, 0.10, 0.25),
+    "disgust": (0.60, 0.10, 0.55), "surprised": (0.85, 0.65, 0.50),
+}
+AXIS = {"arousal": 0, "valence": 1, "dominance": 2}
+WORDS = {"arousal": ("higher", "lower", "rose", "fell"), "valence": ("more positive", "more negative", "rose", "fell"),
+         "dominance": ("higher", "lower", "rose", "fell")}
+
+
+def probs(ctx: AnswerContext) -> dict[int, dict[str, float]]:
+    """segment id -> {label: probability}, for the segments the emotion stage classified."""
+    if "_probs" not in ctx.__dict__:
+        got = ctx.lib.db.get_array(ctx.rec["id"], "emotion_probs")
+        out: dict[int, dict[str, float]] = {}
+        if got is not None:
+            arr, meta = got
+            for sid, p in zip(meta.get("segment_ids", []), arr, strict=False):
+                out[int(sid)] = {lab: float(v) for lab, v in zip(meta["labels"], p, strict=False)}
+        ctx.__dict__["_probs"] = out
+    return ctx.__dict__["_probs"]
+
+
+def dimension(p: dict[str, float], axis: str) -> float:
+    i = AXIS[axis]
+    total = sum(p.values()) or 1.0
+    return sum(v * DIMENSIONS.get(lab, (0.5, 0.5, 0.5))[i] for lab, v in p.items()) / total
+
+
+def top(p: dict[str, float]) -> tuple[str, float]:
+    lab = max(p, key=p.get)
+    return lab, p[lab]
+
+
+def _subject_segments(ctx: AnswerContext, subject) -> list[dict]:
+    who = ctx.speakers_for(subject)
+    segs = [s for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])]
+    return segs if who is None else [s for s in segs if ctx.label_of(s) in who]
+
+
+def tagged(ctx: AnswerContext, label: str) -> list[Evidence]:
+    """Moments tagged ``label`` with enough confidence, in the windows, for the subject."""
+    out: list[Evidence] = []
+    for a, b in ctx.windows:
+        out += [e for e in ctx.tools.label(label, a, b, "emotion") if e.scores["label"] >= EMOTION_MIN]
+    who = ctx.speakers_for(ctx.spec.subject)
+    by_id = {s["id"]: s for s in ctx.segments}
+    if who is not None:
+        out = [e for e in out if e.segment_id in by_id and ctx.label_of(by_id[e.segment_id]) in who]
+    return sorted({(e.start_s, e.end_s): e for e in out}.values(), key=lambda e: e.start_s)
+
+
+def answer_label(ctx: AnswerContext) -> Result:
+    """exists / when / count for "someone sounds <emotion>"."""
+    spec = ctx.spec
+    label = spec.emotion or "neutral"
+    items = tagged(ctx, label)
+    claim = {"kind": "emotion", "label": label}
+    where = ctx.window_words()
+    if spec.operation == "count":
+        return Result(str(len(items)), f"{len(items)} moment(s) {where} sound {label}: {cites(items) or 'none'}.",
+                      items, claim, True)
+    if not items:
+        first = "No" if spec.operation == "exists" else "Not found"
+        return Result(first, f"No — not heard: no speech {where} was classified as {label} with enough confidence.",
+                      [], claim, spec.operation == "exists")
+    if spec.operation == "exists":
+        return Result("Yes", f"Speech classified as {label} {where} at {cites(items)}.", items, claim)
+    first = items[0]
+    return Result(format_clock(first.start_s), f"The first {label}-sounding speech {where} is at {span(first)} "
+                  f"(p={first.scores['label']:.2f}): \"{first.text.strip()[:100]}\"; also {cites(items[1:]) or 'none'}.",
+                  items, claim)
+
+
+def _quoted_segment(ctx: AnswerContext) -> dict | None:
+    spec = ctx.spec
+    segs = [s for s in ctx.segments if s["text"].strip()]
+    if spec.anchor_s is not None:
+        near = [s for s in segs if s["end_s"] >= spec.anchor_s - 30 and s["start_s"] <= spec.anchor_s + 30]
+        segs = near or segs
+    scored = [(fuzz.partial_ratio(spec.quote.lower(), s["text"].lower()), s) for s in segs]
+    best = max(scored, key=lambda x: x[0], default=(0, None))
+    return best[1] if best[0] >= 70 else None
+
+
+def answer_at(ctx: AnswerContext) -> Result:
+    """The emotion of the speech at the question's time (or its quote): read that speech, not the strongest tag nearby."""
+    spec = ctx.spec
+    seg = _quoted_segment(ctx) if spec.quote else None
+    t = spec.anchor_s if spec.anchor_s is not None else spec.subject.at_s
+    if seg is None and t is not None:
+        seg = ctx.segment_at(t)
+    if seg is None and spec.window:
+        segs = _subject_segments(ctx, spec.subject)
+        seg = max(segs, key=lambda s: s["end_s"] - s["start_s"], default=None)
+    claim = {"kind": "emotion"}
+    if seg is None:
+        where = format_clock(t) if t is not None else "the moment asked about"
+        return Result("Not found", f"No speech was found at {where}.", [], claim, False)
+    ev = ctx.evidence(seg, "emotion")
+    p = probs(ctx).get(seg["id"])
+    if not p:
+        return Result(CANNOT_TELL, f"The speech at {span(ev)} (\"{seg['text'].strip()[:80]}\") is "
+                      f"{seg['end_s'] - seg['start_s']:.1f} s long, too short for the emotion model to judge; "
+                      "no emotion is claimed.", [ev], claim, False)
+    label, score = top(p)
+    claim["label"] = label
+    second = sorted(p.items(), key=lambda kv: -kv[1])[1]
+    return Result(label, f"The speech at {span(ev)} (\"{seg['text'].strip()[:80]}\") was classified as {label} "
+                  f"(p={score:.2f}; next {second[0]} {second[1]:.2f}).", [ev], claim)
+
+
+def _mean_dim(ctx: AnswerContext, segs: list[dict], axis: str) -> tuple[float | None, list[dict]]:
+    pr = probs(ctx)
+    used = [s for s in segs if s["id"] in pr]
+    if not used:
+        return None, []
+    w = np.array([s["end_s"] - s["start_s"] for s in used])
+    v = np.array([dimension(pr[s["id"]], axis) for s in used])
+    return float((w * v).sum() / w.sum()), used
+
+
+def answer_compare(ctx: AnswerContext) -> Result:
+    spec = ctx.spec
+    axis = spec.target if spec.target in AXIS else "arousal"
+    parties = [spec.subject, *spec.others][:2]
+    claim = {"kind": "emotion", "axis": axis}
+    if len(parties) < 2:
+        # "Which speaker had higher arousal?" names nobody: compare the two who speak most in the window.
+        segs = _subject_segments(ctx, spec.subject.__class__("anyone"))
+        talk: dict[str, float] = {}
+        for s in segs:
+            talk[ctx.label_of(s) or "?"] = talk.get(ctx.label_of(s) or "?", 0.0) + s["end_s"] - s["start_s"]
+        labels = sorted(talk, key=lambda k: -talk[k])[:2]
+        parties = [spec.subject.__class__("named", lab) for lab in labels]
+    scored = []
+    for p in parties:
+        val, used = _mean_dim(ctx, _subject_segments(ctx, p), axis)
+        scored.append((p, val, used))
+    if any(v is None for _, v, _ in scored):
+        missing = [p.describe() for p, v, _ in scored if v is None]
+        return Result("Not found", f"No classified speech by {', '.join(missing)} {ctx.window_words()}.", [], claim,
+                      False)
+    (pa, va, ua), (pb, vb, ub) = scored
+    hi, lo = ((pa, va, ua), (pb, vb, ub)) if va >= vb else ((pb, vb, ub), (pa, va, ua))
+    cited = [ctx.evidence(s, "emotion") for s in (hi[2][:2] + lo[2][:2])]
+    word = WORDS[axis][0]
+    return Result(_party_word(ctx, hi[0]), f"{_party_word(ctx, hi[0]).capitalize()} had {word} {axis} "
+                  f"({hi[1]:.2f} over {len(hi[2])} segment(s)) than {_party_word(ctx, lo[0])} ({lo[1]:.2f} over "
+                  f"{len(lo[2])}), {ctx.window_words()}: {cites(cited)}.", cited, claim)
+
+
+def _party_word(ctx: AnswerContext, subject) -> str:
+    if subject.kind == "named":
+        return subject.name or "the named speaker"
+    if subject.kind == "clinician":
+        return f"the {subject.name or 'clinician'}"
+    if subject.kind == "other":
+        return subject.name or "the other person"
+    return subject.describe()
+
+
+def answer_change(ctx: AnswerContext) -> Result:
+    spec = ctx.spec
+    axis = spec.target if spec.target in AXIS else "arousal"
+    segs = _subject_segments(ctx, spec.subject)
+    claim = {"kind": "emotion", "axis": axis}
+    pr = probs(ctx)
+    segs = [s for s in segs if s["id"] in pr]
+    if len(segs) < 2:
+        return Result("Not found", f"Fewer than two classified segments by {spec.subject.describe()} "
+                      f"{ctx.window_words()}: a change cannot be read.", [], claim, False)
+    mid = (segs[0]["start_s"] + segs[-1]["end_s"]) / 2
+    first = [s for s in segs if (s["start_s"] + s["end_s"]) / 2 < mid] or segs[:1]
+    last = [s for s in segs if (s["start_s"] + s["end_s"]) / 2 >= mid] or segs[-1:]
+    va, _ = _mean_dim(ctx, first, axis)
+    vb, _ = _mean_dim(ctx, last, axis)
+    diff = vb - va
+    verdict = "stayed the same" if abs(diff) < CHANGE_MIN else (WORDS[axis][2] if diff > 0 else WORDS[axis][3])
+    cited = [ctx.evidence(s, "emotion") for s in (first[:2] + last[-2:])]
+    labels = [top(pr[s["id"]])[0] for s in segs]
+    return Result(verdict, f"{spec.subject.describe().capitalize()}'s {axis} {verdict}: {va:.2f} in the first part "
+                  f"({format_clock(first[0]['start_s'])}-{format_clock(first[-1]['end_s'])}) against {vb:.2f} in the "
+                  f"second ({format_clock(last[0]['start_s'])}-{format_clock(last[-1]['end_s'])}); labels in order: "
+                  f"{', '.join(labels[:8])}. {cites(cited)}", cited, claim)
+
+
+def cue_emotion(ctx: AnswerContext) -> str | None:
+    wav = ctx.cue_wavs.get("emotion")
+    if wav is None:
+        return None
+    from harp_desktop import weights
+    from harp_desktop.index.emotion import EmotionModel
+
+    model = ctx.lib.models.get("emotion", lambda: EmotionModel(weights.model_file("emotion", "emotion_head.npz")))
+    p = model.predict(np.asarray(wav, np.float32))
+    return max(p, key=p.get) if p else None
+
+
+def answer_locate(ctx: AnswerContext) -> Result:
+    """Two clips: the speaker's voice, and an emotion (from another speaker) to find in that voice."""
+    spec = ctx.spec
+    label = cue_emotion(ctx) or spec.emotion
+    claim = {"kind": "emotion", "label": label}
+    if label is None:
+        return Result("Not found", "The emotion of the example clip could not be read.", [], claim, False)
+    ctx.notes.append(f"the emotion example sounds {label}")
+    segs = _subject_segments(ctx, spec.subject)
+    pr = probs(ctx)
+    ranked = sorted((s for s in segs if s["id"] in pr), key=lambda s: -pr[s["id"]].get(label, 0.0))
+    if not ranked:
+        return Result("Not found", f"No classified speech by {spec.subject.describe()} {ctx.window_words()}.", [],
+                      claim, False)
+    best = ranked[0]
+    tops = [s for s in ranked if top(pr[s["id"]])[0] == label]
+    best = min(tops, key=lambda s: s["start_s"]) if tops else best
+    ev = ctx.evidence(best, "emotion")
+    return Result(format_clock(best["start_s"]), f"{spec.subject.describe().capitalize()} sounds most like the "
+                  f"{label} example at {span(ev)} (p={pr[best['id']].get(label, 0.0):.2f}), saying: "
+                  f"\"{best['text'].strip()[:140]}\".", [ev], claim)

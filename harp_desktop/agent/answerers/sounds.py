@@ -1,0 +1,73 @@
+"""Sound events (cough, sneeze, laughter...): exists / when / count, for a subject and a window.
+
+A sound belongs to the speaker whose turn it falls in or next to (``speaker_of_time``), so
+"how many times does the patient cough" counts the patient's coughs, not the room's.
+"""
+
+from __future__ import annotations
+
+from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
+from harp_desktop.agent.chain import span
+from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import Evidence
+
+
+def cue_event(ctx: AnswerContext) -> str | None:
+    """The sound class of the example clip ("find sounds like this one")."""
+    wav = ctx.cue_wavs.get("sound")
+    if wav is None:
+        return None
+    from harp_desktop.index.events import detect_events
+
+    tg = ctx.lib.models.yamnet()
+    tags = detect_events(tg.run(wav), tg.class_names)
+    return max(tags, key=lambda t: t.score).label if tags else None
+
+
+def events(ctx: AnswerContext, label: str) -> list[Evidence]:
+    """Every ``label`` event in the question's windows, one per separate burst, subject-filtered."""
+    out: list[Evidence] = []
+    for a, b in ctx.windows:
+        out += ctx.tools.label(label, a, b, "event")
+    out = sorted({(round(e.start_s, 2), round(e.end_s, 2)): e for e in out}.values(), key=lambda e: e.start_s)
+    who = ctx.speakers_for(ctx.spec.subject)
+    for e in out:
+        e.speaker_label = ctx.speaker_of_time(e.start_s, e.end_s)  # type: ignore[attr-defined]
+    if who is None:
+        return out
+    if not who:
+        ctx.notes.append(f"no speaker is known as {ctx.spec.subject.describe()}; counted every {label.replace('_', ' ')}")
+        return out
+    return [e for e in out if e.speaker_label in who]  # type: ignore[attr-defined]
+
+
+def answer(ctx: AnswerContext) -> Result:
+    spec = ctx.spec
+    label = spec.event
+    if spec.cues.get("sound"):
+        heard = cue_event(ctx)
+        if heard and (label is None or heard != label) and not spec.event:
+            ctx.notes.append(f"the example clip sounds like {heard.replace('_', ' ')}; searching for that")
+            label = heard
+    label = label or "cough"
+    name = label.replace("_", " ")
+    items = events(ctx, label)
+    who = "" if spec.subject.kind == "anyone" else f" by {spec.subject.describe()}"
+    where = ctx.window_words()
+    claim = {"kind": "event", "label": label}
+    if spec.operation == "count":
+        if not items:
+            return Result("0", f"No {name}{who} was detected {where}.", [], claim, True)
+        return Result(str(len(items)), f"{len(items)} {name} event(s){who} {where}: {cites(items, 12)}.", items, claim)
+    if spec.operation in ("when_first", "when_all"):
+        if not items:
+            return Result("Not found", f"No {name}{who} was detected {where}.", [], claim, False)
+        if spec.operation == "when_all":
+            return Result(", ".join(format_clock(e.start_s) for e in items[:12]),
+                          f"{name.capitalize()}{who} at {cites(items, 12)}.", items, claim)
+        return Result(format_clock(items[0].start_s),
+                      f"The first {name}{who} {where} is at {span(items[0])}; later: {cites(items[1:]) or 'none'}.",
+                      items, claim)
+    if not items:
+        return Result("No", f"No — not heard: no {name}{who} was detected {where}.", [], claim, True)
+    return Result("Yes", f"{name.capitalize()}{who} can be heard {where} at {cites(items)}.", items, claim)

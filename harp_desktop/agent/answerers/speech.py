@@ -1,0 +1,243 @@
+"""What was said: symptoms and other clinical facts from the findings (with their assertion
+status and speaker), "who said X", and lists of findings of one kind ("what medication?").
+
+A yes/no question about a symptom is answered from the findings, so a denial ("No, no
+blood at all"), a clinician's safety-net advice, a symptom that has gone and a relative's
+illness are each a "No" with the reason, not a keyword hit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
+from harp_desktop.agent.chain import span
+from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import Evidence
+
+# Sounds that are also symptoms of a body system: "were respiratory symptoms exhibited?" hears them.
+SOUND_CATEGORY = {"cough": "respiratory", "wheeze": "respiratory", "sneeze": "respiratory",
+                  "throat_clearing": "respiratory", "breathing": "respiratory", "gasp": "respiratory"}
+MENTION = re.compile(r"\b(mention\w*|talk\w* about|bring up|brought up|discuss\w*|ask\w* about|refer\w* to|say anything about)\b",
+                     re.I)
+KIND_WORDS = {
+    "medication": re.compile(r"\bmedic\w*|\btablets?\b|\bpills?\b|\bdrugs?\b|\bdose\b|\bdosage\b|\bprescri\w*|\btak(e|es|ing)\b"
+                             r"|\binhaler\b|\bpuffs?\b", re.I),
+    "allergy": re.compile(r"\ballerg\w*", re.I),
+    "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
+                        r"|\breading\b|\bweight\b|\bmeasure\w*", re.I),
+    "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
+                       r"|\breferr\w*|\btests?\b|\bsick note\b|\btreatment\b", re.I),
+    "examination": re.compile(r"\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*", re.I),
+    "diagnosis": re.compile(r"\bdiagnos\w*|\bwhat (does|did) the (doctor|gp|nurse|clinician) think\b|\bcause\b|\blikely\b", re.I),
+    "history": re.compile(r"\bsmok\w*|\balcohol\b|\bdrink\w*|\btravel\w*|\bjob\b|\bwork\b|\boccupation\b|\bhistory\b", re.I),
+}
+
+
+def question_concepts(ctx: AnswerContext) -> list[str]:
+    """The vocabulary concepts the question names ("short of breath" -> dyspnoea), by the same
+    extractor that reads the transcript, so lay and clinical words meet in one concept."""
+    try:
+        from harp_desktop.findings.extract import extract
+        from harp_desktop.findings.model import Turn
+    except ImportError:
+        return []
+    text = lx.QUOTE_FREE.sub(" ", ctx.spec.question) if hasattr(lx, "QUOTE_FREE") else ctx.spec.question
+    text = re.sub(r"\b(the )?(patient|doctor|clinician|nurse)\b", " ", text, flags=re.I)
+    return list(dict.fromkeys(f.concept for f in extract([Turn(-1, 0.0, 1.0, "Q", "patient", text)])))
+
+
+def _ev(ctx: AnswerContext, f) -> Evidence:
+    segs = [s for s in ctx.segments if s["id"] in set(f.segment_ids)] or \
+        [s for s in ctx.segments if s["end_s"] > f.start_s and s["start_s"] < f.end_s]
+    if segs:
+        ev = ctx.evidence(segs[-1], "finding")
+        ev.start_s, ev.end_s = min(s["start_s"] for s in segs), max(s["end_s"] for s in segs)
+        ev.text = " ".join(s["text"].strip() for s in segs)
+        return ev
+    return Evidence(f.start_s, f.end_s, None, f.speaker, f.text, [], {"finding": 1.0})
+
+
+def _in_scope(ctx: AnswerContext, f) -> bool:
+    return ctx.in_window(f.start_s, f.end_s)
+
+
+def _for_subject(ctx: AnswerContext, f, subject) -> bool:
+    if subject.kind in ("anyone",):
+        return True
+    if subject.kind == "patient":
+        # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
+        return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital")
+    who = ctx.speakers_for(subject)
+    return who is None or f.speaker in who
+
+
+STATUS_WORDS = {"negated": "denied", "historical": "in the past, not now", "hypothetical": "only as advice/conditional",
+                "family": "about someone else", "uncertain": "uncertain", "affirmed": "affirmed"}
+
+
+def _counts_as_yes(ctx: AnswerContext, status: str) -> bool:
+    spec = ctx.spec
+    if spec.polarity == "negative":
+        return status == "negated"
+    if status in ("affirmed", "uncertain"):
+        return True
+    return status == "historical" and (spec.tense == "past" or (spec.mode == "reported" and spec.tense != "current"))
+
+
+def exists(ctx: AnswerContext) -> Result:
+    spec = ctx.spec
+    concepts = question_concepts(ctx)
+    claim = {"kind": "speech"}
+    if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts):
+        return _mentioned(ctx, concepts)
+    pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
+    if concepts:
+        hits = [f for f in pool if f.concept in concepts]
+        what = " / ".join(c for c in concepts)
+    elif spec.category:
+        hits = [f for f in pool if f.category == spec.category and f.kind in ("symptom", "examination", "diagnosis")]
+        what = f"{spec.category} symptoms"
+    else:
+        return _mentioned(ctx, concepts)
+    heard: list[Evidence] = []
+    if spec.mode == "exhibited" or (spec.category and spec.mode != "reported"):
+        from harp_desktop.agent.answerers.sounds import events
+
+        for label, cat in SOUND_CATEGORY.items():
+            if cat == spec.category or label in spec.terms or any(label in c for c in concepts):
+                heard += events(ctx, label)
+    yes = [f for f in hits if _counts_as_yes(ctx, f.status)]
+    where = ctx.window_words()
+    if yes or heard:
+        parts = []
+        if yes:
+            parts.append("reported: " + "; ".join(f"{f.concept} ({STATUS_WORDS[f.status]}, said by "
+                                                   f"{f.role or f.speaker}) {span(_ev(ctx, f))}" for f in yes[:4]))
+        if heard:
+            parts.append(f"heard: {len(heard)} sound event(s) ({', '.join(sorted({e.labels[0].split(' ')[0] if e.labels else 'sound' for e in heard}))}) at {cites(heard, 5)}")
+        cited = [_ev(ctx, f) for f in yes[:4]] + heard[:4]
+        return Result("Yes", f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
+                      {"kind": "finding", "concepts": [f.concept for f in yes], "events": bool(heard)})
+    if hits:
+        f = hits[0]
+        why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}: \"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}"
+                        for g in hits[:3])
+        return Result("No", f"No — {why}.", [_ev(ctx, g) for g in hits[:3]],
+                      {"kind": "finding", "concepts": [f.concept for f in hits]})
+    return Result("No", f"No — not mentioned: no statement about {what} {where} "
+                  f"{'' if spec.subject.kind == 'anyone' else 'by or about ' + spec.subject.describe()}".rstrip() + ".",
+                  [], claim, True)
+
+
+def _term_hits(ctx: AnswerContext, terms: list[str], who: set[str] | None) -> list[Evidence]:
+    hits: list[Evidence] = []
+    for a, b in ctx.windows:
+        hits += ctx.tools.keyword(terms, a, b) if terms else []
+    by_id = {s["id"]: s for s in ctx.segments}
+    out = []
+    for e in hits:
+        seg = by_id.get(e.segment_id)
+        if seg is None or (who is not None and ctx.label_of(seg) not in who):
+            continue
+        if e.scores.get("keyword", 0) >= 0.5:
+            e.speaker_label = ctx.label_of(seg)  # type: ignore[attr-defined]
+            out.append(e)
+    return sorted(out, key=lambda e: e.start_s)
+
+
+def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
+    """"Did the doctor mention antibiotics?": whether the words (or the concept) were said, whatever their status."""
+    spec = ctx.spec
+    who = ctx.speakers_for(spec.subject)
+    found = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)
+             and (who is None or f.speaker in who or any(ctx.label_of(s) in who for s in ctx.segments
+                                                          if s["id"] in set(f.segment_ids)))]
+    cited = [_ev(ctx, f) for f in found[:4]]
+    if not cited:
+        cited = _term_hits(ctx, spec.terms, who)[:4]
+    claim = {"kind": "speech", "terms": spec.terms}
+    where = ctx.window_words()
+    if cited:
+        return Result("Yes", f"Yes — mentioned {where}: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}"
+                                                                     for e in cited[:3]) + ".", cited, claim)
+    return Result("No", f"No — not mentioned {where}"
+                  f"{'' if spec.subject.kind == 'anyone' else ' by ' + spec.subject.describe()}.", [], claim, True)
+
+
+def when(ctx: AnswerContext) -> Result:
+    concepts = question_concepts(ctx)
+    found = sorted((f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)), key=lambda f: f.start_s)
+    cited = [_ev(ctx, f) for f in found] or _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
+    claim = {"kind": "speech", "terms": ctx.spec.terms}
+    if not cited:
+        return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
+                      f"{ctx.window_words()}.", [], claim, False)
+    return Result(format_clock(cited[0].start_s), f"First said at {span(cited[0])}: \"{cited[0].text.strip()[:140]}\"",
+                  cited[:3], claim)
+
+
+def who(ctx: AnswerContext) -> Result:
+    """"Who mentions X?" / "who is allergic to X?": the speaker (and role) of the statement."""
+    spec = ctx.spec
+    concepts = question_concepts(ctx)
+    found = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)]
+    asked = re.search(r"\b(ask\w*|enquir\w*|inquir\w*|question\w*)\b", spec.question, re.I)
+    claim = {"kind": "speech", "terms": spec.terms}
+    if found and not asked and not MENTION.search(spec.question):
+        f = found[0]
+        ev = _ev(ctx, f)
+        word = "the patient" if f.role == "patient" else f"the {ctx.role_name(f.speaker)}" if f.role else (f.speaker or "?")
+        if f.status == "family":
+            word = "someone else (a relative)"
+        return Result(_options_word(spec, word), f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
+                      f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], claim)
+    hits = _term_hits(ctx, spec.terms, None)
+    if asked:
+        hits = [e for e in hits if "?" in e.text] or hits
+    if not hits:
+        scored = [(max((fuzz.partial_ratio(t, s["text"].lower()) for t in spec.terms if len(t) > 4), default=0), s)
+                  for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])]
+        best = max(scored, key=lambda x: x[0], default=(0, None))
+        hits = [ctx.evidence(best[1], "keyword", best[0] / 100)] if best[1] is not None and best[0] >= 75 else []
+    if not hits:
+        return Result("Not found", f"Nobody says {' '.join(spec.terms[:4])} {ctx.window_words()}.", [], claim, False)
+    e = hits[0]
+    label = getattr(e, "speaker_label", None) or e.speaker
+    role = ctx.roles.get(label or "")
+    word = "the patient" if role == "patient" else f"the {ctx.role_name(label)}" if role else (e.speaker or "?")
+    return Result(_options_word(spec, word), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
+                  f"\"{e.text.strip()[:140]}\".", hits[:2], claim)
+
+
+def _options_word(spec, word: str) -> str:
+    """Answer in the question's own words when it offers options ("the doctor or the patient?")."""
+    if "patient" in word:
+        return "patient"
+    m = lx.CLINICIAN.search(spec.question)
+    if m and ("clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower()):
+        return m.group(2).lower()
+    return word.replace("the ", "", 1)
+
+
+def listing(ctx: AnswerContext) -> Result | None:
+    """"What medication does she take?" / "what did the doctor advise?": findings of that kind, or None."""
+    kinds = [k for k, p in KIND_WORDS.items() if p.search(lx.QUOTE_FREE.sub(" ", ctx.spec.question))]
+    if not kinds:
+        return None
+    concepts = question_concepts(ctx)
+    pool = [f for f in ctx.findings if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed", "historical")]
+    if concepts:
+        narrowed = [f for f in pool if f.concept in concepts]
+        pool = narrowed or pool
+    if not pool:
+        return None
+    pool = sorted(pool, key=lambda f: f.start_s)[:6]
+    first = "; ".join(f.concept + (f" {f.value}" if f.value else "") for f in pool)
+    cited = [_ev(ctx, f) for f in pool]
+    said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
+    return Result(first[:160], f"From the {', '.join(kinds)} findings {ctx.window_words()}: {said}.", cited,
+                  {"kind": "finding", "concepts": [f.concept for f in pool]})

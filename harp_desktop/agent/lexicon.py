@@ -1,0 +1,169 @@
+"""Words that carry the grammar of a question: operations, targets, subjects, sections.
+
+Each pattern stands for a class of wording (how people ask "when", how they name a
+clinician), never for one question. The paraphrase tables in tests/agent/test_query.py
+check them with wordings written apart from these patterns.
+"""
+
+from __future__ import annotations
+
+import re
+
+I = re.I
+# A quotation: its marks stand apart from letters, so "the patient's cough" is not a quote.
+QUOTE = re.compile(r"(?<![\w])['\"‘“]([^\"“”]{4,160}?)['\"’”](?![\w])")
+QUOTE_FREE = QUOTE
+
+# -- operations -------------------------------------------------------------------
+COMPARE = re.compile(r"\bwhich (speaker|person|one|of (the|them|these|those)( two)?)\b.{0,80}\b(higher|lower|more|less|"
+                     r"greater|stronger|calmer|angrier|happier|sadder|most|least)\b"
+                     r"|\b(higher|lower|greater|more|less)\b.{0,30}\b(arousal|valence|dominance|energy|activation|"
+                     r"positiv\w*|negativ\w*)\b.{0,60}\bor\b"
+                     r"|\bwho\b.{0,40}\b(sounds?|sounded|seems?|seemed|was|is)\b.{0,20}\b(more|less|higher|lower)\b.{0,80}\bor\b"
+                     r"|\bcompare\b.{0,60}\b(arousal|valence|dominance|emotion\w*|mood)", I)
+CHANGE = re.compile(r"\bhow (did|does|do)\b.{0,80}\b(arousal|valence|dominance|emotion\w*|mood|tone|energy)\b.{0,40}"
+                    r"\b(change|shift|evolve|develop|vary|move)\w*"
+                    r"|\b(arousal|valence|dominance|energy|activation)\b.{0,40}\b(rise|rose|risen|fall|fell|fallen|"
+                    r"increase\w*|decrease\w*|go(es)? up|go(es)? down|went up|went down|drop\w*|change\w*)\b"
+                    r"|\b(rise|rose|fall|fell|increase|decrease|go up|go down)\b.{0,40}\b(arousal|valence|dominance)\b"
+                    r"|\b(become|became|get|got|grow|grew)\b.{0,20}\b(more|less) (aroused|agitated|activated|positive|"
+                    r"negative|calm)\b", I)
+COUNT = re.compile(r"\bhow many\b(?! (years?|months?|weeks?|days?|hours?|minutes?|tablets?|pills?|cigarettes?|puffs?|units?|"
+                   r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b|\bhow often\b"
+                   r"|\bcount (the|of)\b|\btimes? in total\b", I)
+# "How many years did she smoke?" asks for a quantity that was said, not for a count of moments.
+SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", I)
+SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
+                          r" (clip|example|sample|recording)\b|\bsounds? like (this|the) (example|clip|sample)\b", I)
+WHO = re.compile(r"(^|[,;:.\u2014-]\s*)who\b|\bwhose (words|voice|idea|question|suggestion|line)\b|\bwhich (speaker|person|of the (two|speakers)|one)\b(?!.{0,60}\b(higher|lower|more|less)\b)"
+                 r"|\bthe (doctor|clinician|gp|nurse|patient)\b.{0,20}\bor the (doctor|clinician|gp|nurse|patient)\b\s*\??\s*$"
+                 r"|\bwho (was|is) it that\b", I)
+EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotional (state|tone))\b"
+                        r"|\bhow (does|did|do)\b.{0,60}\b(sound|seem|come across|feel)\b\s*[?.]?\s*$"
+                        r"|\b(emotional (state|tone)|tone of voice|mood)\b.{0,40}\b(at|around|near)\b"
+                        r"|\bdescribe\b.{0,30}\b(emotion\w*|mood|tone|feelings?)\b"
+                        r"|\b(what|which) (kind of )?(emotion|feeling|mood)\b"
+                        r"|\bemotional (state|tone|colou?r)\b|\btone of voice\b"
+                        r"|\bwhat (is|was) (his|her|their|the speaker's|the patient's|the doctor's) (mood|tone|emotion|feeling)"
+                        r"|\bhow (is|was|are|were) (he|she|they|the speaker|the patient) feeling\b", I)
+WHEN_ALL = re.compile(r"\b(every|each|all the) (time|moment|occasion)s?\b|\ball (the )?(moments|times|occasions|instances)\b"
+                      r"|\b(list|give) (all|every|the times)\b", I)
+WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! of (day|night|the day|the night))|\bfind (the|a) (first )?(moment|time|point|"
+                  r"place)\b|\b(point|moment|time) (at|in) which\b|\bhow far (in|into)\b|\btimestamp\b|\bwhen (did|does|do|"
+                  r"is|was|were)\b|\bwhere in the (recording|audio)\b|\bhow (soon|long) (into|after the start)\b"
+                  r"|\b(point me to|show me|take me to|jump to|locate|find|identify|pinpoint)\b.{0,30}\b(where|moment|"
+                  r"time|point|spot|place)\b"
+                  r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", I)
+# A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
+YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
+                   r"any)\b", I)
+# "Does the cough sound dry or wet?": a choice between two words asks which, not whether.
+CHOICE = re.compile(r"\b\w+,? or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", I)
+# An event named in a "when she coughs" clause sets the scene; it is not what is asked about.
+SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", I)
+YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", I)
+DESCRIBE = re.compile(r"^\s*(describe|summari[sz]e|characteri[sz]e)\b|\bhow would you describe\b", I)
+WANTS_QUOTE = re.compile(r"\bwhat (were|was|are|is) (they|he|she|the speaker|it) (saying|talking about|said)\b"
+                         r"|\bwhat did (they|he|she) say\b|\band what\b.{0,20}\bsa(y|id)", I)
+
+# -- targets ------------------------------------------------------------------------
+EVENTS = {
+    "cough": re.compile(r"\bcough(s|ed|ing)?\b|\bcoughing (fit|bout)s?\b"),
+    "sneeze": re.compile(r"\bsneez\w*"),
+    "throat_clearing": re.compile(r"throat[- ]clear\w*|clear\w* (his |her |their |the |one's )?throat"),
+    "wheeze": re.compile(r"\bwheez\w*"),
+    "laughter": re.compile(r"\blaugh\w*|\bgiggl\w*|\bchuckl\w*"),
+    "crying": re.compile(r"\bcr(y|ies|ied|ying)\b|\bsob(s|bed|bing)?\b|\bweep\w*|\bin tears\b"),
+    "sigh": re.compile(r"\bsigh\w*"),
+    "shout": re.compile(r"\bshout\w*|\byell\w*|\bscream\w*"),
+    "gasp": re.compile(r"\bgasp\w*"),
+    "breathing": re.compile(r"\b(heavy|laboured|labored|noisy) breath\w*"),
+}
+EMOTIONS = {
+    "angry": re.compile(r"\bang(ry|er|rily)\b|\bannoy\w*|\bfurious\b|\birritat\w*|\bmad\b|\bcross\b|\bhostile\b|\brage\b"),
+    "sad": re.compile(r"\bsad\w*|\bunhappy\b|\bupset\b|\bdepress\w*|\bgloom\w*|\bmiserable\b|\bsorrow\w*|\bdown\b(?= ?[?.,]| in)|\bdejected\b"),
+    "happy": re.compile(r"\bhapp(y|ily|iness|ier)\b|\bcheer\w*|\bjoy\w*|\bexcited\b|\bdelight\w*|\bglad\b|\belated\b|\bpleased\b"),
+    "fearful": re.compile(r"\bfear\w*|\bfright\w*|\bscared\b|\bafraid\b|\bterrif\w*|\bpanic\w*|\banxious\w*|\bnervous\w*|\bworried\b"),
+    "surprised": re.compile(r"\bsurpris\w*|\bastonish\w*|\bshock\w*|\bamazed\b|\bstartled\b"),
+    "disgust": re.compile(r"\bdisgust\w*|\brevolt\w*|\bgross\w*|\brepuls\w*|\bgrossed\b"),
+    "calm": re.compile(r"\bcalm\w*|\brelaxed\b|\bserene\b|\bcomposed\b"),
+    "neutral": re.compile(r"\bneutral\b|\bflat\b|\bmatter[- ]of[- ]fact\b"),
+}
+SOUNDS_LIKE = re.compile(r"\bsound\w*|\bseem\w*|\bvoice\b|\btone\b|\bcome across\b|\bcame across\b|\bcomes across\b|\bshow\w*"
+                         r"|\bexpress\w*|\bemotion\w*|\bfeel\w*|\bmood\b|\bspeaks?\b|\bspoke\b|\btalk\w*|\bhear\w*|\bheard\b"
+                         r"|\bbecome\b|\bbecame\b|\bget(s)?\b|\bwas\b|\bis\b|\bwere\b|\bare\b", I)
+SAID_ABOUT = re.compile(r"\b(say|says|said|mention\w*|report\w*|tell|tells|told|admit\w*|complain\w*)\b.{0,30}\b(that )?"
+                        r"(she|he|they|i|the patient)?\b.{0,10}\b(was|is|felt|feels|feeling|being|were|am)\b", I)
+HEARD = re.compile(r"\bheard\b|\baudibl\w*|\bhear\b|\blisten\w*|\bhow many (times|coughs|sneezes)\b|\bcan be\b", I)
+REPORTED = re.compile(r"\breport\w*|\b(say|says|said)\b|\bmention\w*|\btell|\btold\b|\bdescrib\w*|\bcomplain\w*|\bdeny|"
+                      r"\bdenie\w*|\bdiscuss\w*|\bbring up\b|\bbrought up\b|\badmit\w*|\bhow long\b|\bsince when\b|"
+                      r"\bwet\b|\bdry\b|\bproductive\b|\bhistory\b", I)
+EXHIBITED = re.compile(r"\bexhibit\w*|\bheard\b|\baudibl\w*|\bcan (you|one|we) hear\b|\bobserv\w*|\bdisplay\w*|\bshow(s|ed|n)? "
+                       r"(signs|any)\b|\bpresent(ed|s)? with\b", I)
+CURRENT = re.compile(r"\b(currently|still|now|at the moment|these days|at present|presently|right now|today)\b", I)
+PAST = re.compile(r"\b(ever|previously|in the past|history of|used to|last (week|month|year)|before)\b", I)
+ASKS_DENIAL = re.compile(r"\bden(y|ies|ied)\b|\brule[sd]? out\b|\b(say|said|says) (she|he|they) (did|does|do|has|had)n't\b"
+                         r"|\b(say|said|says) (she|he|they) (was|is|were) not\b|\bnegative for\b", I)
+DIMENSION = re.compile(r"\b(arousal|valence|dominance)\b", I)
+SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individual )?(people|speakers|voices|persons|individuals|"
+                           r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b", I)
+
+# -- subjects ----------------------------------------------------------------------
+PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b|\bthe (man|woman|lady|gentleman|person) (being seen|who is ill|"
+                     r"with the (cough|symptoms))\b", I)
+CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practitioner|medic|consultant|dr)\b", I)
+RELATIVE = re.compile(r"\b(the |her |his |their )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
+                      r"friend|companion|receptionist)\b", I)
+NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
+SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one) (?:speaking |talking |heard )?(?:at|around) "
+                        r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b", I)
+CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) (the|this) (clip|sample|example|recording))?"
+                       r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", I)
+
+# -- sections and categories --------------------------------------------------------
+SECTION_WORDS = {
+    "consultation": re.compile(r"\b(consultation|appointment|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
+                               r"examination|check-?up|in the (clinic|surgery|room))\b"),
+    "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe call\b"),
+    "unrelated": re.compile(r"\bwaiting room\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
+                            r"\bafter the consultation\b"),
+}
+CATEGORY_WORDS = {
+    "respiratory": re.compile(r"\brespirat\w*|\bbreathing (problems?|symptoms?|complaints?|issues?)\b|\bchest symptoms?\b|"
+                              r"\blung\w*"),
+    "gastrointestinal": re.compile(r"\bgastro\w*|\b(gi|digestive|bowel|stomach|tummy) (symptoms?|complaints?|problems?|"
+                                   r"issues?|trouble)\b|\babdominal (symptoms?|complaints?)\b"),
+    "neurological": re.compile(r"\bneuro\w*"),
+    "cardiovascular": re.compile(r"\bcardi\w*|\bheart (symptoms?|problems?|complaints?|issues?)\b"),
+    "musculoskeletal": re.compile(r"\bmusculo\w*|\bjoint (symptoms?|problems?|complaints?)\b"),
+    "ENT": re.compile(r"\b(ear,? nose,? (and|&) throat|ent)\b"),
+    "mental health": re.compile(r"\bmental health\b|\bpsychiatric\b|\bpsychological\b|\bmood (symptoms?|problems?)\b"),
+    "skin": re.compile(r"\bskin (symptoms?|problems?|complaints?|issues?)\b|\bdermat\w*"),
+    "genitourinary": re.compile(r"\burinary\b|\bgenito\w*|\bwaterworks\b"),
+    "general": re.compile(r"\bconstitutional\b|\bsystemic symptoms?\b"),
+}
+
+STOP = set("""a an the is are was were be been being do does did doing have has had having can could would should
+will shall may might must of in on at to for from by with about as into over after before between during through
+and or but if then than so that this these those there here what which who whom whose when where why how any
+anyone someone some all each every no not yes i you he she it we they me him her them my your his its our their
+patient doctor recording speaker person people say said says tell told mention mentioned report reported reports
+according time point moment minute minutes second seconds clinician nurse gp consultation anything something
+ever currently still now during first last give gave get got mentions describe describes described talk talked
+heard hear audio conversation call phone sound sounds voice make made did anybody somebody any""".split())
+
+
+def content_terms(text: str) -> list[str]:
+    """The topic words of a question (what it is about), in order, without grammar words."""
+    words = re.findall(r"[a-z][a-z'-]+", text.lower())
+    return list(dict.fromkeys(w for w in words if w not in STOP and len(w) > 2))[:10]
+
+
+def clock_seconds(text: str) -> float | None:
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})(?::(\d{2}))?", text.strip())
+    if m:
+        h, mi, s = (0, int(m.group(1)), int(m.group(2))) if m.group(3) is None else \
+            (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return h * 3600 + mi * 60 + s
+    m = re.fullmatch(r"(\d+(?:\.\d+)?) ?s(?:econds?)?", text.strip())
+    return float(m.group(1)) if m else None

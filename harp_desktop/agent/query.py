@@ -1,0 +1,203 @@
+"""The typed question: every question becomes one ``QuerySpec`` before anything is searched.
+
+A QuerySpec says what to do (``operation``), over what (``target``), about whom
+(``subject``), where (``window`` / ``section``), and with which example clips. One answerer
+per operation reads it (``agent/answerers``), so a question's path is parse -> answer ->
+verify whatever its wording. ``parse`` is the rule parser; ``agent/classify.py`` settles
+the operation by meaning when the rules find no decisive cue, and ``agent/query_llm.py``
+lets the language model fill the same enumerations, cross-checked here (``reconcile``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from harp_desktop.agent import lexicon as lx
+from harp_desktop.retrieval.localize import localize
+
+OPERATIONS = ("exists", "when_first", "when_all", "count", "describe", "emotion_at", "compare", "change", "who",
+              "what_said")
+TARGETS = ("speech", "event", "emotion", "arousal", "valence", "dominance", "voice", "speakers")
+SUBJECTS = ("anyone", "patient", "clinician", "other", "cue", "named", "at_time")
+SECTIONS = ("consultation", "phone_call", "unrelated")
+MODES = ("reported", "exhibited", "either")
+
+
+@dataclass
+class Subject:
+    kind: str = "anyone"  # one of SUBJECTS
+    name: str | None = None  # a speaker label or a user's name for "named"; the words used ("the nurse")
+    at_s: float | None = None  # "the speaker at 04:10"
+
+    def describe(self) -> str:
+        if self.kind == "named":
+            return self.name or "the named speaker"
+        if self.kind == "at_time":
+            return f"the speaker at {self.at_s:.0f} s"
+        return {"anyone": "anyone", "patient": "the patient", "clinician": self.name or "the clinician",
+                "other": "another person", "cue": "the voice of the example clip"}[self.kind]
+
+
+@dataclass
+class QuerySpec:
+    question: str
+    operation: str
+    target: str
+    subject: Subject = field(default_factory=Subject)
+    others: list[Subject] = field(default_factory=list)  # compare: the second (third...) party
+    event: str | None = None  # target "event": a tagger label (cough...)
+    emotion: str | None = None  # target "emotion": a class label (fearful...)
+    terms: list[str] = field(default_factory=list)  # what is being asked about, in the question's words
+    category: str | None = None  # a body system ("any respiratory symptoms?")
+    mode: str = "either"  # symptoms: reported (said), exhibited (heard), or either
+    tense: str = "any"  # "current" ("does she currently have"), "past" ("has she ever had"), or "any"
+    polarity: str = "positive"  # "negative": the question asks about a denial ("did she deny...")
+    window: tuple[float, float] | None = None
+    anchor_s: float | None = None
+    window_text: str | None = None
+    section: str | None = None  # one of SECTIONS
+    quote: str | None = None
+    cues: dict[str, str] = field(default_factory=dict)  # role -> path: "sound", "speaker", "emotion"
+    wants_quote: bool = False  # "...and what were they saying?"
+    source: str = "rules"
+    confidence: float = 1.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["cues"] = {k: str(v) for k, v in self.cues.items()}
+        return d
+
+
+QUOTE = lx.QUOTE
+
+
+def _unquoted(q: str) -> str:
+    return QUOTE.sub(" ", q)
+
+
+def _first(patterns: dict[str, re.Pattern], text: str) -> str | None:
+    hits = [(m.start(), key) for key, p in patterns.items() for m in [p.search(text)] if m]
+    return min(hits)[1] if hits else None
+
+
+def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
+    """Who the question is about, and for comparisons the other party ("X or Y")."""
+    found: list[tuple[int, Subject]] = []
+    for m in lx.PATIENT.finditer(q):
+        found.append((m.start(), Subject("patient", "the patient")))
+    for m in lx.CLINICIAN.finditer(q):
+        found.append((m.start(), Subject("clinician", m.group(0).split()[-1].lower())))
+    for m in lx.RELATIVE.finditer(q):
+        found.append((m.start(), Subject("other", m.group(0))))
+    for m in lx.NAMED_SPEAKER.finditer(q):
+        found.append((m.start(), Subject("named", m.group(1))))
+    for m in lx.SPEAKER_AT.finditer(q):
+        t = lx.clock_seconds(m.group(1))
+        if t is not None:
+            found.append((m.start(), Subject("at_time", None, t)))
+    if has_speaker_cue or lx.CUE_VOICE.search(q):
+        if lx.CUE_VOICE.search(q) or has_speaker_cue:
+            found.append((lx.CUE_VOICE.search(q).start() if lx.CUE_VOICE.search(q) else 10**6, Subject("cue")))
+    found.sort(key=lambda x: x[0])
+    uniq: list[Subject] = []
+    for _, s in found:
+        if not any(u.kind == s.kind and u.name == s.name and u.at_s == s.at_s for u in uniq):
+            uniq.append(s)
+    if not uniq:
+        return Subject("anyone"), []
+    return uniq[0], uniq[1:]
+
+
+def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
+    """(operation, confidence): the rules fire on the grammar of the question, not its topic."""
+    u = _unquoted(q)
+    if lx.COMPARE.search(u):
+        return "compare", 1.0
+    if lx.CHANGE.search(u):
+        return "change", 1.0
+    if lx.COUNT.search(u):
+        return "count", 1.0
+    if lx.SAME_EMOTION.search(u) or (spec.cues.get("emotion") and lx.WHEN.search(u)):
+        return "when_first", 1.0
+    if lx.WHO.search(u):
+        return "who", 1.0
+    if lx.EMOTION_AT.search(u) and not lx.WHEN.search(u):
+        return "emotion_at", 1.0
+    if lx.WHEN_ALL.search(u):
+        return "when_all", 1.0
+    if lx.WHEN.search(u):
+        return "when_first", 1.0
+    if lx.YESNO.match(u) or lx.YESNO_TAIL.search(u):
+        if lx.CHOICE.search(u) and not lx.WHO.search(u):
+            return "describe", 0.8
+        return "exists", 0.9
+    if lx.DESCRIBE.search(u):
+        return "describe", 0.6
+    return "what_said", 0.4
+
+
+def parse_target(q: str, op: str, spec: QuerySpec) -> str:
+    u = _unquoted(q).lower()
+    if op in ("compare", "change"):
+        dim = lx.DIMENSION.search(u)
+        return dim.group(1).lower() if dim else "arousal"
+    if op == "count" and lx.SPEAKER_COUNT.search(u):
+        return "speakers"
+    event = _first(lx.EVENTS, lx.SCENE.sub(" ", u))
+    emotion = _first(lx.EMOTIONS, u)
+    spec.event, spec.emotion = event, emotion
+    if spec.cues.get("emotion"):
+        return "emotion"
+    if event and not lx.REPORTED.search(u):
+        return "event"
+    if event and lx.HEARD.search(u):
+        return "event"
+    if op == "emotion_at":
+        return "emotion"
+    if emotion and (lx.SOUNDS_LIKE.search(u) or op in ("when_first", "when_all", "count")) \
+            and not lx.SAID_ABOUT.search(u):
+        return "emotion"
+    if spec.cues.get("speaker") and op in ("exists", "when_first", "when_all") and not event:
+        return "voice"
+    if spec.cues.get("sound") and op in ("exists", "when_first", "when_all", "count"):
+        return "event"
+    return "speech"
+
+
+def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) -> QuerySpec:
+    """The rule parse. Windows and times come from ``localize`` (code, never the model)."""
+    cues = {k: v for k, v in (cues or {}).items() if v}
+    spec = QuerySpec(question, "what_said", "speech", cues=cues)
+    q = question[:2000]
+    u = _unquoted(q)
+    m = QUOTE.search(q)
+    spec.quote = m.group(1) if m else None
+    spec.subject, spec.others = parse_subjects(u, bool(cues.get("speaker")))
+    spec.operation, spec.confidence = parse_operation(q, spec)
+    spec.target = parse_target(q, spec.operation, spec)
+    w = localize(q, duration_s)
+    if w is not None:
+        spec.window, spec.anchor_s, spec.window_text = (w.start_s, w.end_s), w.anchor_s, w.text
+    spec.section = _first(lx.SECTION_WORDS, u.lower())
+    spec.category = _first(lx.CATEGORY_WORDS, u.lower())
+    spec.mode = ("exhibited" if lx.EXHIBITED.search(u) else "reported" if lx.REPORTED.search(u) else "either")
+    spec.tense = "current" if lx.CURRENT.search(u) else "past" if lx.PAST.search(u) else "any"
+    spec.polarity = "negative" if lx.ASKS_DENIAL.search(u) else "positive"
+    spec.wants_quote = bool(lx.WANTS_QUOTE.search(u))
+    spec.terms = lx.content_terms(u)
+    if spec.target == "event" and spec.event is None and cues.get("sound"):
+        spec.event = None  # the clip's own sound class is read at answer time
+    return spec
+
+
+def reconcile(rules: QuerySpec, op: str | None, target: str | None, source: str) -> QuerySpec:
+    """Another opinion (nearest examples, or the model) may change the operation where the rules
+    were not decisive; code keeps what it read for certain (windows, quotes, clips, counts)."""
+    if op in OPERATIONS and op != rules.operation and rules.confidence < 0.9:
+        rules.notes.append(f"operation {rules.operation} -> {op} ({source})")
+        rules.operation, rules.source = op, f"{rules.source}+{source}"
+        if target in TARGETS and rules.target == "speech":
+            rules.target = target
+    return rules

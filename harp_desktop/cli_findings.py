@@ -1,0 +1,86 @@
+"""`harp findings REC [--json]`: the terminal shell over Library.findings / roles / sections
+(wired into harp_desktop/cli.py's parser; `harp speaker --role` lives there with the rename)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from harp_desktop.findings.model import KINDS
+
+JSON_FIELDS = ("concept", "category", "kind", "status", "speaker", "role", "start_s", "end_s", "text", "value")
+KIND_HEADINGS = {"symptom": "Symptoms", "medication": "Medications", "allergy": "Allergies",
+                 "vital": "Vital signs and measurements", "examination": "Examination", "diagnosis": "Diagnoses",
+                 "plan": "Plan (tests and treatments)", "history": "History"}
+STATUS_WORDS = {"affirmed": "affirmed", "negated": "denied / absent", "historical": "in the past, resolved",
+                "hypothetical": "hypothetical (if / when)", "family": "family or another person",
+                "uncertain": "uncertain"}
+
+
+def clock(s: float) -> str:
+    m, sec = divmod(int(max(0.0, s)), 60)
+    return f"{m:02d}:{sec:02d}"
+
+
+def findings_json(lib, ref: str) -> dict:
+    """The one object `--json` prints. Rejected findings are left out: an annotator said they are wrong."""
+    rec = lib.recording(ref)
+    found = lib.findings(ref)
+    return {
+        "recording": {"path": rec["path"], "sha256": rec["sha256"], "name": rec["name"],
+                      "duration_s": rec["duration_s"]},
+        "roles": lib.roles(ref),
+        "findings": [{k: (round(getattr(f, k), 3) if k in ("start_s", "end_s") else getattr(f, k))
+                      for k in JSON_FIELDS} for f in found if not f.rejected],
+    }
+
+
+def _line(f, names: dict[str, str]) -> str:
+    who = names.get(f.speaker or "", f.speaker or "unknown speaker")
+    said = f"said by {who}" + (f" ({f.role})" if f.role and f.role not in who else "")
+    value = f" [{f.value}]" if f.value else ""
+    flags = (" (REJECTED by an annotator)" if f.rejected else "") + (" (annotator)" if f.source == "annotator" else "")
+    text = " ".join(f.text.split())
+    text = text if len(text) <= 100 else text[:97] + "..."
+    return f"  [{clock(f.start_s)}] {f.concept}{value} ({f.category}): {STATUS_WORDS.get(f.status, f.status)}, " \
+           f"{said}{flags}\n           \"{text}\""
+
+
+def cmd_findings(args) -> int:
+    from harp_desktop.api import Library
+
+    with Library(args.library) as lib:
+        if args.json:
+            print(json.dumps(findings_json(lib, args.recording), ensure_ascii=False))
+            return 0
+        rec = lib.recording(args.recording)
+        found, roles, sections = lib.findings(rec["sha256"]), lib.roles(rec["sha256"]), lib.sections(rec["sha256"])
+        speakers = lib.db.speakers(rec["id"])
+    names = {s["label"]: (f"{s['name']} ({s['label']})" if s["name"] else s["label"]) for s in speakers}
+    print(f"{rec['name']}  ({clock(rec['duration_s'])}, sha256 {rec['sha256'][:12]})")
+    confidence = {s["label"]: s["role_confidence"] for s in speakers}
+    print("roles: " + (", ".join(f"{names.get(k, k)} {v}"
+                                 + (f" ({confidence[k]:.2f})" if confidence.get(k) is not None else "")
+                                 for k, v in roles.items()) or "none"))
+    print("sections: " + (", ".join(f"{s.kind.replace('_', ' ')} {clock(s.start_s)}-{clock(s.end_s)}"
+                                    for s in sections) or "none"))
+    if not found:
+        hint = "" if any(s.kind == "consultation" for s in sections) else \
+            " (no consultation was found; findings come from consultations only)"
+        print(f"no findings{hint}")
+        return 0
+    for kind in KINDS:
+        group = [f for f in found if f.kind == kind]
+        if group:
+            print(f"\n{KIND_HEADINGS.get(kind, kind)}")
+            for f in group:
+                print(_line(f, names))
+    return 0
+
+
+def add_parsers(sub, lib_help: str) -> None:
+    p = sub.add_parser("findings", help="clinical findings of a recording: status, who said it, when")
+    p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
+    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_findings)

@@ -1,0 +1,71 @@
+"""The typed question: paraphrases of each class of question land on the same QuerySpec fields.
+
+The failure classes of issue 16 are here in our own wording; tests/agent/test_query_bank.py
+runs the same checks on the blind helper's development-half wordings."""
+
+from __future__ import annotations
+
+import pytest
+
+from harp_desktop.agent.query import parse
+
+DUR = 900.0
+
+CASES = [
+    # (question, cues, operation, target, extra field checks)
+    ("Find the first moment where someone sounds afraid.", {}, "when_first", "emotion", {"emotion": "fearful"}),
+    ("Point me to where a speaker first comes across as scared", {}, "when_first", "emotion", {"emotion": "fearful"}),
+    ("Between 120 and 160 seconds, when did someone sound sad?", {}, "when_first", "emotion",
+     {"emotion": "sad", "window": (120.0, 160.0)}),
+    ("Around 01:41 a speaker said 'I really cannot cope'; what emotion?", {}, "emotion_at", "emotion",
+     {"quote": "I really cannot cope"}),
+    ("Around 200 seconds, Speaker A was talking about the weather and mentioned 'it never stops raining'. "
+     "What emotion(s) does Speaker A show?", {}, "emotion_at", "emotion", {}),
+    ("From 100 to 180 seconds, how did the patient's arousal change while discussing sleep?", {}, "change", "arousal",
+     {"window": (100.0, 180.0)}),
+    ("From 30 to 90 seconds discussing the pain, which speaker had higher valence — the doctor or the patient?", {},
+     "compare", "valence", {}),
+    ("Did the patient report any respiratory symptoms during the consultation?", {}, "exists", "speech",
+     {"category": "respiratory", "section": "consultation"}),
+    ("Were respiratory symptoms exhibited during the consultation?", {}, "exists", "speech",
+     {"category": "respiratory", "mode": "exhibited"}),
+    ("Any gastrointestinal complaints?", {}, "exists", "speech", {"category": "gastrointestinal"}),
+    ("Is she still getting headaches?", {}, "exists", "speech", {"tense": "current"}),
+    ("How many times does the patient cough?", {}, "count", "event", {"event": "cough"}),
+    ("Count the patient's coughs while she is with the nurse", {}, "count", "event", {"event": "cough"}),
+    ("How many people talk on the phone call?", {}, "count", "speakers", {"section": "phone_call"}),
+    ("Did the patient say how long she has had the cough?", {}, "exists", "speech", {}),
+    ("Who mentions ibuprofen, the nurse or the patient?", {}, "who", "speech", {}),
+    ("When does the voice in this clip first speak?", {"speaker": "x.flac"}, "when_first", "voice", {}),
+    ("Speaker X: [clip]. Between 60 and 200 seconds, when did Speaker X show the same emotion as in [clip], and what "
+     "were they saying?", {"speaker": "a.flac", "emotion": "b.flac"}, "when_first", "emotion", {"wants_quote": True}),
+    ("Is anyone coughing between 4:10 and 5:00?", {}, "exists", "event", {"window": (250.0, 300.0)}),
+    ("Can you hear the patient laughing?", {}, "exists", "event", {"event": "laughter"}),
+    ("Did the patient say she was afraid of needles?", {}, "exists", "speech", {}),
+    ("What did the doctor advise in the last two minutes?", {}, "what_said", "speech", {}),
+]
+
+
+@pytest.mark.parametrize(("question", "cues", "op", "target", "extra"), CASES, ids=[c[0][:40] for c in CASES])
+def test_paraphrases_land_on_their_operation(question, cues, op, target, extra) -> None:
+    spec = parse(question, DUR, cues)
+    assert (spec.operation, spec.target) == (op, target), spec
+    for key, want in extra.items():
+        assert getattr(spec, key) == want, (key, getattr(spec, key))
+
+
+def test_subjects_and_the_other_party() -> None:
+    spec = parse("From 10 to 50 seconds, which speaker had higher arousal, the doctor or the patient?", DUR)
+    assert spec.subject.kind == "clinician" and [o.kind for o in spec.others] == ["patient"]
+    assert parse("How does the man speaking at 00:30 sound?", DUR).subject.at_s == 30.0
+    assert parse("How many times does the patient cough?", DUR).subject.kind == "patient"
+    assert parse("Does anyone sound happy?", DUR).subject.kind == "anyone"
+
+
+def test_a_possessive_is_not_a_quote() -> None:
+    assert parse("Did the patient's cough get worse after the doctor's advice?", DUR).quote is None
+
+
+def test_the_spec_is_logged_as_plain_data() -> None:
+    d = parse("When is the first cough?", DUR, {"sound": "c.flac"}).to_dict()
+    assert d["operation"] == "when_first" and d["cues"] == {"sound": "c.flac"} and d["subject"]["kind"] == "anyone"

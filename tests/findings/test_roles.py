@@ -1,0 +1,84 @@
+import pytest
+
+from harp_desktop.findings.model import Section
+from harp_desktop.findings.roles import assign_roles, cue_scores
+from harp_desktop.findings.sections import find_sections
+from tests.findings.helpers import CONSULTATION, seg
+
+CLINICIAN_LINES = [
+    "What brings you in today?",
+    "Take a deep breath in, and out.",
+    "I'll prescribe you a course of antibiotics.",
+    "Your oxygen level is ninety seven percent, and your pulse is eighty eight.",
+    "If you become short of breath at rest, call an ambulance straight away.",
+    "I think this is most likely a viral chest infection.",
+    "Let me examine you.",
+]
+PATIENT_LINES = [
+    "I've had this tight feeling in my chest for about three days.",
+    "No, nothing comes up. It's completely dry.",
+    "Should I keep taking my amlodipine?",
+    "Is it anything serious?",
+    "My son had a cold last week.",
+    "Thank you, doctor.",
+    "About a week.",
+]
+
+
+@pytest.mark.parametrize("line", CLINICIAN_LINES)
+def test_clinician_lines(line):
+    c, p = cue_scores(line)
+    assert c > p, (line, c, p)
+
+
+@pytest.mark.parametrize("line", PATIENT_LINES)
+def test_patient_lines(line):
+    c, p = cue_scores(line)
+    assert p > c, (line, c, p)
+
+
+def segments(turns=CONSULTATION) -> list[dict]:
+    return [seg(*t) for t in turns]
+
+
+def test_clinician_patient_and_a_receptionist():
+    segs = segments()
+    roles = assign_roles(segs, find_sections(segs))
+    assert {k: g.role for k, g in roles.items()} == {"SPEAKER_1": "other", "SPEAKER_2": "clinician",
+                                                     "SPEAKER_3": "patient"}
+    assert roles["SPEAKER_2"].confidence >= 0.8 and roles["SPEAKER_3"].confidence >= 0.8
+    assert all(g.source == "auto" for g in roles.values())
+
+
+def test_the_patient_speaking_first_and_asking_questions_is_still_the_patient():
+    turns = [
+        (0.0, 3.0, "SPEAKER_1", "Hello doctor, I've had a headache for three days."),
+        (4.0, 6.0, "SPEAKER_2", "I'm sorry to hear that. Where is the pain?"),
+        (7.0, 9.0, "SPEAKER_1", "Behind my eyes. Is it anything serious?"),
+        (10.0, 13.0, "SPEAKER_2", "It sounds like a tension headache. Drink plenty of water."),
+        (14.0, 16.0, "SPEAKER_1", "Should I take paracetamol? Can I still go to work?"),
+        (17.0, 20.0, "SPEAKER_2", "Yes, take two tablets up to four times a day. If it gets worse, come back."),
+    ]
+    segs = segments(turns)
+    roles = assign_roles(segs, find_sections(segs))
+    assert roles["SPEAKER_1"].role == "patient" and roles["SPEAKER_2"].role == "clinician"
+
+
+def test_both_main_voices_never_get_the_same_role():
+    turns = [(i * 3.0, i * 3.0 + 2.5, f"SPEAKER_{1 + i % 2}", t) for i, t in enumerate(
+        ["The cough started on Monday.", "The cough is worse at night.", "I see, the chest hurts then.",
+         "The pain is in the chest.", "The fever came back.", "The tablets help a bit."])]
+    segs = segments(turns)
+    roles = assign_roles(segs, [Section("consultation", 0.0, 20.0)])
+    assert sorted(g.role for g in roles.values()) == ["clinician", "patient"]
+    assert min(g.confidence for g in roles.values()) < 0.6  # the flipped one is a weak guess
+
+
+def test_manual_role_wins_and_voices_outside_consultations_are_other():
+    segs = segments() + [seg(100.0, 106.0, "SPEAKER_4", "And mister John Dashwood had then leisure to consider.")]
+    roles = assign_roles(segs, find_sections(segs), manual={"SPEAKER_3": "clinician", "SPEAKER_9": "patient"})
+    assert roles["SPEAKER_3"].role == "clinician" and roles["SPEAKER_3"].source == "manual"
+    assert roles["SPEAKER_3"].confidence == 1.0
+    assert roles["SPEAKER_4"].role == "other" and roles["SPEAKER_4"].turns == 0
+    assert roles["SPEAKER_9"].role == "patient"  # a hand-set role for a voice not heard (yet) is kept
+    assert assign_roles([], []) == {}
