@@ -89,6 +89,8 @@ def cmd_questions(args) -> int:
         elif args.action == "import":
             ids = lib.import_questions(args.path, args.audio_dir, args.annotator or "reference")
             print(f"imported {len(ids)} question(s) from {args.path}")
+        elif args.action == "import-spans":
+            return _import_spans(lib, args)
         elif args.format == "jsonl":
             n = lib.export_questions(args.path, args.recording, args.annotator)
             print(f"wrote {n} question(s) to {args.path}")
@@ -97,6 +99,25 @@ def cmd_questions(args) -> int:
                 raise ValueError(f"--format {args.format} needs --recording")
             out = lib.export_annotations(args.recording, args.format, args.path, args.tiers)
             print(f"wrote {out}")
+    return 0
+
+
+def _import_spans(lib, args) -> int:
+    """`harp questions import-spans FILE --recording REC [--tier NAME]` (evaluate/span_import.py)."""
+    if not args.recording:
+        raise ValueError("questions import-spans needs --recording (path or sha256 prefix)")
+    plan = lib.plan_span_import(args.recording, args.path, args.tier, args.annotator)
+    for w in plan.warnings:
+        print(f"harp: note: {w}", file=sys.stderr)
+    if args.dry_run:
+        print(f"would import {plan.summary()}")
+        for tier, n in plan.tiers().items():
+            print(f"  tier {tier!r}: {n} span(s)")
+        return 0
+    from harp_desktop.evaluate import span_import
+
+    span_import.apply(lib, plan)  # one transaction: all of it or nothing
+    print(f"imported {plan.summary()}")
     return 0
 
 
@@ -123,15 +144,21 @@ def add_parsers(sub, lib_help: str) -> None:
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("questions", help="import / export question sets and annotated evidence spans")
-    p.add_argument("action", choices=["import", "export", "agreement"],
-                   help="agreement: span-overlap F1 between annotators of the same question")
-    p.add_argument("path", nargs="?", help="queries.jsonl to import, or the file to write")
-    p.add_argument("--recording", help="export one recording's questions (path or sha256 prefix)")
+    p.add_argument("action", choices=["import", "export", "agreement", "import-spans"],
+                   help="agreement: span-overlap F1 between annotators of the same question; import-spans: an "
+                        "ELAN .eaf, Praat .TextGrid or Audacity label file as tiers of spans on --recording")
+    p.add_argument("path", nargs="?", help="queries.jsonl or the span file to import, or the file to write")
+    p.add_argument("--recording", help="export one recording's questions; import-spans: the recording the file "
+                                       "annotates (path or sha256 prefix)")
+    p.add_argument("--tier", help="import-spans: only this tier of an EAF / TextGrid (an Audacity file's one tier "
+                                  "gets this name; default: the file's stem)")
+    p.add_argument("--dry-run", action="store_true", help="import-spans: show what would be imported, change nothing")
     p.add_argument("--format", default="jsonl", choices=["jsonl", "audacity", "textgrid", "eaf"])
     p.add_argument("--tiers", default="annotator", choices=["annotator", "question"],
                    help="TextGrid / EAF: a tier per annotator or per question")
-    p.add_argument("--annotator", help="import: name for the file's spans (default 'reference'); "
-                                       "export: whose spans (default: each question's first annotator)")
+    p.add_argument("--annotator", help="import: name for the file's spans (default 'reference'; import-spans: as "
+                                       "the file says, else 'reference'); export: whose spans (default: each "
+                                       "question's first annotator)")
     p.add_argument("--audio-dir", help="import: where the file's recordings are (default: the file's folder)")
     p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
     p.add_argument("--json", action="store_true", help="agreement: print one JSON object")

@@ -6,20 +6,11 @@ from __future__ import annotations
 import json
 import os
 
-from harp_desktop.findings.model import KINDS
+# The window's panel and the report use the same words (findings/display.py).
+from harp_desktop.findings.display import KIND_TITLES, citation, concept_text, grouped, said_by, status_word
+from harp_desktop.retrieval.localize import format_clock as clock
 
 JSON_FIELDS = ("concept", "category", "kind", "status", "speaker", "role", "start_s", "end_s", "text", "value")
-KIND_HEADINGS = {"symptom": "Symptoms", "medication": "Medications", "allergy": "Allergies",
-                 "vital": "Vital signs and measurements", "examination": "Examination", "diagnosis": "Diagnoses",
-                 "plan": "Plan (tests and treatments)", "history": "History"}
-STATUS_WORDS = {"affirmed": "affirmed", "negated": "denied / absent", "historical": "in the past, resolved",
-                "hypothetical": "hypothetical (if / when)", "family": "family or another person",
-                "uncertain": "uncertain"}
-
-
-def clock(s: float) -> str:
-    m, sec = divmod(int(max(0.0, s)), 60)
-    return f"{m:02d}:{sec:02d}"
 
 
 def findings_json(lib, ref: str) -> dict:
@@ -36,14 +27,11 @@ def findings_json(lib, ref: str) -> dict:
 
 
 def _line(f, names: dict[str, str]) -> str:
-    who = names.get(f.speaker or "", f.speaker or "unknown speaker")
-    said = f"said by {who}" + (f" ({f.role})" if f.role and f.role not in who else "")
-    value = f" [{f.value}]" if f.value else ""
     flags = (" (REJECTED by an annotator)" if f.rejected else "") + (" (annotator)" if f.source == "annotator" else "")
     text = " ".join(f.text.split())
     text = text if len(text) <= 100 else text[:97] + "..."
-    return f"  [{clock(f.start_s)}] {f.concept}{value} ({f.category}): {STATUS_WORDS.get(f.status, f.status)}, " \
-           f"{said}{flags}\n           \"{text}\""
+    return (f"  {citation(f)} {concept_text(f)} ({f.category}): {status_word(f.status)}, said by "
+            f"{said_by(f, names)}, {f.speaker or 'no speaker'}{flags}\n           \"{text}\"")
 
 
 def cmd_findings(args) -> int:
@@ -56,10 +44,10 @@ def cmd_findings(args) -> int:
         rec = lib.recording(args.recording)
         found, roles, sections = lib.findings(rec["sha256"]), lib.roles(rec["sha256"]), lib.sections(rec["sha256"])
         speakers = lib.db.speakers(rec["id"])
-    names = {s["label"]: (f"{s['name']} ({s['label']})" if s["name"] else s["label"]) for s in speakers}
+    names = {s["label"]: s["name"] or s["label"] for s in speakers}
     print(f"{rec['name']}  ({clock(rec['duration_s'])}, sha256 {rec['sha256'][:12]})")
     confidence = {s["label"]: s["role_confidence"] for s in speakers}
-    print("roles: " + (", ".join(f"{names.get(k, k)} {v}"
+    print("roles: " + (", ".join(f"{k}{f' ({names[k]})' if names.get(k, k) != k else ''} {v}"
                                  + (f" ({confidence[k]:.2f})" if confidence.get(k) is not None else "")
                                  for k, v in roles.items()) or "none"))
     print("sections: " + (", ".join(f"{s.kind.replace('_', ' ')} {clock(s.start_s)}-{clock(s.end_s)}"
@@ -69,12 +57,10 @@ def cmd_findings(args) -> int:
             " (no consultation was found; findings come from consultations only)"
         print(f"no findings{hint}")
         return 0
-    for kind in KINDS:
-        group = [f for f in found if f.kind == kind]
-        if group:
-            print(f"\n{KIND_HEADINGS.get(kind, kind)}")
-            for f in group:
-                print(_line(f, names))
+    for kind, group in grouped(found):
+        print(f"\n{KIND_TITLES.get(kind, kind)}")
+        for f in group:
+            print(_line(f, names))
     return 0
 
 

@@ -266,6 +266,8 @@ class Asker:
         audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
         t0 = time.perf_counter()
         plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
+        if spec.operation in ("what_said", "describe") and not plan.quality:
+            plan.intent = "text"  # the typed question decided: a free-text answer, not Yes/No or a time
         if cue_wav is not None and plan.target_event and not named_event(question):
             # "Find sounds like this one": the clip's own sound class is the target. When the
             # question names it ("an example of a cough"), the user's word wins over YAMNet's.
@@ -354,12 +356,14 @@ class Asker:
         if got is not None:
             arr, meta = got
             emotion_of = {int(i): meta["labels"][int(p.argmax())] for i, p in zip(meta["segment_ids"], arr, strict=False)}
+        emotion_of.update({sid: max(p, key=p.get) for sid, p in ctx.__dict__.get("_read_now", {}).items() if p})
         kept, dropped = support.check(res.cited, res.claim, ctx.tools._tags, emotion_of)
         verdict = verify.check(res.rationale, kept)
         if dropped:
             notes.append(f"{len(dropped)} cited moment(s) did not carry the claim and were removed")
-        negative = res.first.startswith(("No", "0")) or res.first == "Not found"
-        supported = res.supported and (bool(verdict.citations) or (negative and not res.cited))
+        # Supported means checked: at least one cited moment carries the claim. An absence ("No — not
+        # heard") cites nothing, so it is an answer without support, as before.
+        supported = res.supported and bool(verdict.citations)
         timings["total"] = time.perf_counter() - t_all
         plan = {"intent": spec.operation, "operation": spec.operation, "target": spec.target, "source": spec.source,
                 "query": spec.to_dict(), "sets": [{"start_s": a, "end_s": b} for a, b in ctx.windows]}

@@ -28,9 +28,11 @@ def load_examples(path: Path = EXAMPLES) -> list[tuple[str, str]]:
 
 
 def _bank(models) -> tuple[np.ndarray, list[str]]:
+    text = models.text()  # outside get(): the cache's lock is not re-entrant
+
     def build() -> tuple[np.ndarray, list[str]]:
         ex = load_examples()
-        vecs = np.asarray(models.text().embed([q for q, _ in ex]), np.float32)
+        vecs = np.asarray(text.embed([q for q, _ in ex]), np.float32)
         vecs /= np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
         return vecs, [op for _, op in ex]
 

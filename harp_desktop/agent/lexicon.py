@@ -57,8 +57,28 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
                    r"any)\b", I)
+WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|whom|how(?! many))\b", I)
 # "Does the cough sound dry or wet?": a choice between two words asks which, not whether.
-CHOICE = re.compile(r"\b\w+,? or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", I)
+CHOICE = re.compile(r"\b\w+\W{0,2} or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", I)
+# Alternatives that exclude each other ("wet or dry?") ask which one; "sharp or stabbing?" or
+# "mucus or gunk?" name one thing twice and ask whether.
+OPPOSITES = [{"wet", "dry"}, {"productive", "dry"}, {"better", "worse"}, {"left", "right"}, {"more", "less"},
+             {"higher", "lower"}, {"rise", "fall"}, {"rose", "fell"}, {"increase", "decrease"}, {"day", "night"},
+             {"morning", "evening"}, {"constant", "intermittent"}, {"sharp", "dull"}, {"new", "old"},
+             {"inspiratory", "expiratory"}, {"loud", "quiet"}, {"fast", "slow"}, {"up", "down"}, {"male", "female"},
+             {"man", "woman"}, {"doctor", "patient"}, {"nurse", "patient"}, {"clinician", "patient"}, {"gp", "patient"}]
+
+
+def choice(text: str) -> bool:
+    m = CHOICE.search(text)
+    if not m:
+        return False
+    words = re.findall(r"[a-z]+", m.group(0).lower())
+    return len(words) >= 2 and any({words[0], words[-1]} == pair for pair in OPPOSITES)
+
+
+TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", I)
+LAST = re.compile(r"(last|final|latest|closing)(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", I)
 # An event named in a "when she coughs" clause sets the scene; it is not what is asked about.
 SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", I)
 YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", I)
@@ -109,13 +129,15 @@ SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individu
                            r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b", I)
 
 # -- subjects ----------------------------------------------------------------------
-PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b|\bthe (man|woman|lady|gentleman|person) (being seen|who is ill|"
+PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b(?!'?s? (husband|wife|partner|mother|mum|father|dad|son|daughter|"
+                     r"relative|carer|friend|companion|grandson|granddaughter|child|children|baby|brother|sister)\b)|\bthe (man|woman|lady|gentleman|person) (being seen|who is ill|"
                      r"with the (cough|symptoms))\b", I)
 CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practitioner|medic|consultant|dr)\b", I)
-RELATIVE = re.compile(r"\b(the |her |his |their )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
-                      r"friend|companion|receptionist)\b", I)
+RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
+                      r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister)\b", I)
 NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
-SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one) (?:speaking |talking |heard )?(?:at|around) "
+SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) (?:speaking |talking |heard |who "
+                        r"speaks |who is speaking |first heard )?(?:at|around) "
                         r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b", I)
 CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) (the|this) (clip|sample|example|recording))?"
                        r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", I)

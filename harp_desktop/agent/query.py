@@ -60,6 +60,8 @@ class QuerySpec:
     quote: str | None = None
     cues: dict[str, str] = field(default_factory=dict)  # role -> path: "sound", "speaker", "emotion"
     wants_quote: bool = False  # "...and what were they saying?"
+    topic: list[str] = field(default_factory=list)  # "while discussing X": the words of X
+    ordinal: str = "first"  # when-questions: "first" or "last" ("the final cough")
     source: str = "rules"
     confidence: float = 1.0
     notes: list[str] = field(default_factory=list)
@@ -96,7 +98,7 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     for m in lx.SPEAKER_AT.finditer(q):
         t = lx.clock_seconds(m.group(1))
         if t is not None:
-            found.append((m.start(), Subject("at_time", None, t)))
+            found.append((m.start(), Subject("at_time", m.group(0).split()[0].lower(), t)))
     if has_speaker_cue or lx.CUE_VOICE.search(q):
         if lx.CUE_VOICE.search(q) or has_speaker_cue:
             found.append((lx.CUE_VOICE.search(q).start() if lx.CUE_VOICE.search(q) else 10**6, Subject("cue")))
@@ -130,7 +132,7 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     if lx.WHEN.search(u):
         return "when_first", 1.0
     if lx.YESNO.match(u) or lx.YESNO_TAIL.search(u):
-        if lx.CHOICE.search(u) and not lx.WHO.search(u):
+        if lx.choice(u) and not lx.WHO.search(u):
             return "describe", 0.8
         return "exists", 0.9
     if lx.DESCRIBE.search(u):
@@ -186,6 +188,9 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     spec.tense = "current" if lx.CURRENT.search(u) else "past" if lx.PAST.search(u) else "any"
     spec.polarity = "negative" if lx.ASKS_DENIAL.search(u) else "positive"
     spec.wants_quote = bool(lx.WANTS_QUOTE.search(u))
+    spec.ordinal = "last" if lx.LAST.search(u) else "first"
+    t = lx.TOPIC.search(u)
+    spec.topic = lx.content_terms(t.group(2)) if t else []
     spec.terms = lx.content_terms(u)
     if spec.target == "event" and spec.event is None and cues.get("sound"):
         spec.event = None  # the clip's own sound class is read at answer time
@@ -195,6 +200,8 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
 def reconcile(rules: QuerySpec, op: str | None, target: str | None, source: str) -> QuerySpec:
     """Another opinion (nearest examples, or the model) may change the operation where the rules
     were not decisive; code keeps what it read for certain (windows, quotes, clips, counts)."""
+    if op == "exists" and lx.WH_QUESTION.match(_unquoted(rules.question)):
+        return rules  # a wh-question is never answered Yes/No, whatever its neighbours say
     if op in OPERATIONS and op != rules.operation and rules.confidence < 0.9:
         rules.notes.append(f"operation {rules.operation} -> {op} ({source})")
         rules.operation, rules.source = op, f"{rules.source}+{source}"

@@ -158,7 +158,7 @@ def undo(lib, done: ImportDone) -> None:
         for row in done.removed:
             db.restore_annotation(row)
         for q in done.questions:
-            db.conn.execute("DELETE FROM questions WHERE id = ?", [q["id"]])
+            db.db.conn.execute("DELETE FROM questions WHERE id = ?", [q["id"]])
 
 
 def redo(lib, done: ImportDone) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from harp_desktop.evaluate.score import hit_rate
 from harp_desktop.export.report_data import DISCLAIMER, Item, ReportData, labels, when
+from harp_desktop.export.summary import Summary
 from harp_desktop.export.transcript import Line, short_clock
 from harp_desktop.retrieval.localize import format_clock
 
@@ -72,16 +73,31 @@ def _question(n: int, total: int, it: Item, duration_s: float) -> list[str]:
     return out
 
 
+def _summary(summary: Summary) -> list[str]:
+    """The cited summary, as on the PDF's page 1 (``[mm:ss]`` citations, statuses in words)."""
+    out = ["## Cited summary", ""]
+    if not summary.sections:
+        return [*out, summary.note, ""]
+    for title, lines in summary.sections:
+        out += [f"**{title}**", ""]
+        out += [f"- {ln.text()}" + (" *(edited or added by an annotator)*" if ln.edited else "")
+                + ("" if all(c.verified for c in ln.cites) else " *(not all found in the transcript)*")
+                for ln in lines]
+        out.append("")
+    if summary.rejected:
+        out += [f"*{summary.rejected} finding(s) rejected by an annotator are left out.*", ""]
+    return out
+
+
 def build(data: ReportData, transcript: list[Line] | None = None) -> str:
     rec = data.recording
     long = rec["duration_s"] >= 3600
     out = ["# HARP Desktop \u2014 rationale report", "",
            "| | |", "|---|---|", f"| Recording | {cell(rec['name'])} |", f"| File | {cell(rec['path'])} |",
            f"| Duration | {short_clock(rec['duration_s'], long)} |", f"| SHA-256 | `{rec['sha256']}` |",
-           f"| Report created | {data.created_at} |", f"| Application | HARP Desktop {data.app_version} |", "",
-           "## Models", "", "| Model | Name | Version (package; weights checksum) | Used for |", "|---|---|---|---|"]
-    out += [f"| {cell(m.key)} | {cell(m.name)} | {cell(m.version)} | {cell(m.used_for)} |" for m in data.models]
-    out.append("")
+           f"| Report created | {data.created_at} |", f"| Application | HARP Desktop {data.app_version} |", ""]
+    if data.summary is not None:
+        out += _summary(data.summary)
     for n, it in enumerate(data.items, 1):
         out += _question(n, len(data.items), it, rec["duration_s"])
     if transcript is not None:
@@ -89,5 +105,8 @@ def build(data: ReportData, transcript: list[Line] | None = None) -> str:
         out += [f"- `{short_clock(ln.start_s, long)}` **{cell(ln.speaker)}**: {' '.join(ln.text.split())}"
                 for ln in transcript]
         out.append("")
-    out += ["---", "", f"*{DISCLAIMER}*", ""]
+    out += ["## Model provenance", "", "| Model | Name | Version (package; weights checksum) | Used for |",
+            "|---|---|---|---|"]
+    out += [f"| {cell(m.key)} | {cell(m.name)} | {cell(m.version)} | {cell(m.used_for)} |" for m in data.models]
+    out += ["", "---", "", f"*{DISCLAIMER}*", ""]
     return "\n".join(out)

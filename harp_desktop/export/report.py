@@ -1,9 +1,11 @@
 """The PDF rationale report (reportlab platypus), and the transcript as a PDF.
 
-Layout: a header (recording, checksum, date, app and model versions), then per question
+Layout: a header (recording, checksum, date, app version); on page 1 the cited summary of
+the visit's findings and the answers at a glance (``report_summary``); then per question
 the answer, rationale, citations with their verification, an evidence table, a waveform
-strip and, when annotated, ground truth against retrieved evidence. Every page carries a
-footer with "page x of n" and the decision-support disclaimer.
+strip and, when annotated, ground truth against retrieved evidence; the transcript when
+asked for; and last the model provenance (every model and version behind the content).
+Every page carries a footer with "page x of n" and the decision-support disclaimer.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 from harp_desktop.agent.verify import CITATION
 from harp_desktop.audio.decode import open_cache
 from harp_desktop.evaluate.score import hit_rate
-from harp_desktop.export import fonts, waveform
+from harp_desktop.export import fonts, report_summary, waveform
 from harp_desktop.export.report_data import DISCLAIMER, Item, ReportData, labels, when
 from harp_desktop.export.transcript import Line, short_clock
 from harp_desktop.retrieval.localize import format_clock
@@ -79,14 +81,19 @@ def header(data: ReportData, st: dict, title: str) -> list:
     info = [["Recording", esc(rec["name"])], ["File", esc(rec["path"])],
             ["Duration", short_clock(rec["duration_s"], long)], ["SHA-256", rec["sha256"]],
             ["Report created", data.created_at], ["Application", f"HARP Desktop {esc(data.app_version)}"]]
-    story = [Paragraph(title, st["title"]), _table(info, [70, WIDTH - 70], st, zebra=False, head=False)]
-    story += [Spacer(1, 6), Paragraph("Models", st["h2"])]
+    return [Paragraph(title, st["title"]), _table(info, [70, WIDTH - 70], st, zebra=False, head=False)]
+
+
+def provenance(data: ReportData, st: dict) -> list:
+    """Which models (name, version, weights checksum) produced the content: the report's last section."""
+    head = Paragraph("Model provenance", st["h2"])
     if not data.models:
-        return story + [Paragraph("None recorded: this recording has no finished index stage.", st["base"])]
-    story += [_table([["Model", "Name", "Version (package; weights checksum)", "Used for"],
-                      *[[esc(m.key), esc(m.name), esc(m.version), esc(m.used_for)] for m in data.models]],
-                     [62, 130, 190, WIDTH - 382], st)]
-    return story
+        return [Spacer(1, 10), KeepTogether([head, Paragraph("None recorded: this recording has no finished index "
+                                                             "stage.", st["base"])])]
+    table = _table([["Model", "Name", "Version (package; weights checksum)", "Used for"],
+                    *[[esc(m.key), esc(m.name), esc(m.version), esc(m.used_for)] for m in data.models]],
+                   [62, 130, 190, WIDTH - 382], st)
+    return [Spacer(1, 10), KeepTogether([head, table])]  # the heading never ends a page alone
 
 
 def _rationale(text: str) -> str:
@@ -184,10 +191,11 @@ def _truth(it: Item, st: dict) -> list:
 
 def transcript_section(lines: list[Line], long: bool, st: dict) -> list:
     out = []
-    for ln in lines:
+    for i, ln in enumerate(lines):
         t = f"{short_clock(ln.start_s, long)}\u2013{short_clock(ln.end_s, long)}"
-        out.append(Paragraph(f'<font color="#607d8b">{t}</font>\u00a0 <b>{esc(ln.speaker)}</b>: {esc(ln.text)}',
-                             st["line"]))
+        # Each line is a link target: the cited summary's [mm:ss] jump here.
+        out.append(Paragraph(f'<a name="{report_summary.line_anchor(i)}"/><font color="#607d8b">{t}</font>\u00a0 '
+                             f"<b>{esc(ln.speaker)}</b>: {esc(ln.text)}", st["line"]))
     return out or [Paragraph("No speech was transcribed.", st["base"])]
 
 
@@ -203,6 +211,16 @@ def _canvas_class(footer_left: str):
         def showPage(self) -> None:  # noqa: N802 (reportlab API)
             self._pages.append(dict(self.__dict__))
             self._startPage()
+
+        def bookmarkPage(self, key, *args, **kwargs):  # noqa: N802 (reportlab API)
+            # Pages reach the document only in save(), so its page counter still says page 1:
+            # point a link target (a transcript line) at the page being drawn instead.
+            doc = self._doc
+            counter, doc.pageCounter = doc.pageCounter, len(self._pages) + 1
+            try:
+                return super().bookmarkPage(key, *args, **kwargs)
+            finally:
+                doc.pageCounter = counter
 
         def save(self) -> None:
             for state in self._pages:
@@ -246,13 +264,22 @@ def build(data: ReportData, path: Path, transcript: list[Line] | None = None, ti
     long = rec["duration_s"] >= 3600
     title = title or ("Rationale report" if data.items else "Transcript")
     story = header(data, st, f"HARP Desktop \u2014 {esc(title)}")
-    story += _uncovered_note(data, " ".join(f"{ln.speaker} {ln.text}" for ln in transcript or []), st)
+    summary = data.summary if data.items else None  # a rationale report's page 1; not the transcript PDF
+    extra = " ".join(f"{ln.speaker} {ln.text}" for ln in transcript or [])
+    extra += " ".join(f"{ln.concept} {c.who}" for ln in summary.lines() for c in ln.cites) if summary else ""
+    story += _uncovered_note(data, extra, st)
+    if summary is not None:
+        anchor = report_summary.transcript_anchors([ln.start_s for ln in transcript]) if transcript else None
+        story += [Spacer(1, 4), *report_summary.summary_section(summary, st, WIDTH, esc, _table, anchor)]
+    if data.items:
+        story += [Spacer(1, 4), *report_summary.answers_at_a_glance(data.items, st, esc)]
     audio = open_cache(data.audio_cache) if data.audio_cache else None
     for n, it in enumerate(data.items, 1):
         story += [Spacer(1, 10), *question(n, len(data.items), it, data, st, audio)]
     if transcript is not None:
         story += [Spacer(1, 10), Paragraph(f"Transcript ({len(transcript)} segments)", st["h2"]),
                   *transcript_section(transcript, long, st)]
+    story += provenance(data, st)
     doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
                             bottomMargin=20 * mm, title=f"{title}: {rec['name']}", author="HARP Desktop",
                             subject=f"sha256 {rec['sha256']}", creator=f"HARP Desktop {data.app_version}")

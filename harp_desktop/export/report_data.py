@@ -13,6 +13,8 @@ from pathlib import Path
 
 from harp_desktop import __version__, weights
 from harp_desktop.agent import verify
+from harp_desktop.export import summary as findings_summary
+from harp_desktop.export.summary import Summary
 from harp_desktop.store import dbapi
 from harp_desktop.types import Evidence
 
@@ -52,6 +54,7 @@ class ReportData:
     models: list[ModelRow]
     items: list[Item]
     audio_cache: Path | None  # the decoded 16 kHz cache, for the waveform strip; None if gone
+    summary: Summary | None = None  # the findings' cited summary (issue 17); None: not gathered
 
 
 def when(iso: str | None) -> str:
@@ -100,6 +103,13 @@ def models_used(db, recording_id: int, answers: list[dict]) -> list[ModelRow]:
             used.setdefault(key, []).append(st["stage"])
     rows = [ModelRow(k, _name(k, manifest[k]), _version(k, manifest[k]), "index: " + ", ".join(v))
             for k, v in used.items()]
+    fp = db.stage_fingerprint(recording_id, "findings")
+    if fp is not None:  # rules and a vocabulary file, not weights: named by their versions (the summary's source)
+        from harp_desktop.findings import stage as findings_stage
+
+        rows.append(ModelRow("findings", "HARP findings rules + clinical vocabulary",
+                             f"harp-desktop {__version__}; {findings_stage.own_key(None)}; stage run {fp}",
+                             "index: findings (roles, sections, the cited summary)"))
     by_display = {e.get("display_name"): k for k, e in manifest.items() if e.get("display_name")}
     for llm in dict.fromkeys((a.get("models") or {}).get("llm") for a in answers):
         if llm:
@@ -151,7 +161,7 @@ def gather(lib, rec: dict, answers: list[dict]) -> ReportData:
     cache = Path(lib.folder) / "audio" / f"{rec['sha256']}.f32"
     return ReportData(rec, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), __version__,
                       models_used(lib.db, rid, answers), [item(lib.db, rid, a, speakers) for a in answers],
-                      cache if cache.is_file() else None)
+                      cache if cache.is_file() else None, findings_summary.gather(lib, rec))
 
 
 def _norm(q: str) -> str:

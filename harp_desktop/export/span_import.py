@@ -120,9 +120,11 @@ def _read_eaf(path: Path) -> ParsedFile:
     from pympi.Elan import Eaf
 
     try:
-        doc = Eaf(str(path.resolve()))  # never "-": pympi reads standard input for that name
+        ET.parse(path)  # first: pympi hides the parser's line and column behind "Unable to parse eaf"
     except ET.ParseError as exc:
         raise SpanImportError(f"{path.name}: not an ELAN file (not XML: {exc})") from None
+    try:
+        doc = Eaf(str(path.resolve()))  # never "-": pympi reads standard input for that name
     except Exception as exc:  # pympi raises whatever its parser meets (KeyError, ValueError...)
         raise SpanImportError(f"{path.name}: not an ELAN file ({type(exc).__name__}: {exc})") from None
     out = ParsedFile(path, "eaf", [])

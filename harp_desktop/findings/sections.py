@@ -27,7 +27,9 @@ PHONE_MIN_CHANGES = 4  # a non-clinical exchange shorter than this is chatter, n
 CLINICAL_SHARE = 0.2  # share of an exchange's turns with a clinical word that makes it a consultation
 CLINICAL_MIN_TURNS = 2
 ABSORB_S = 12.0  # an unrelated stretch this short between two parts of one consultation belongs to it
-PHONE_CLIFF_DB = 15.0  # 3.0-3.5 kHz vs 4.2-5.5 kHz energy: telephone speech falls off a cliff at ~3.6 kHz
+# Telephone band (see band_measures). Measured: the dev recording's call 2.0-2.2 dB spread,
+# 48-50 dB drop; every wideband turn of the sample and dev >= 10 dB spread.
+PHONE_MAX_SPREAD_DB, PHONE_MIN_DROP_DB = 6.0, 30.0
 
 # Words a consultation uses and small talk, a novel or a radio rarely does. Deliberately
 # broad: one stray hit in a waiting room is absorbed by CLINICAL_SHARE and CLINICAL_MIN_TURNS.
@@ -86,32 +88,45 @@ def dialogue_span(segments: list[dict]) -> tuple[float, float] | None:
     return None if best is None else (max(0.0, best.start_s - EDGE_S), best.end_s + EDGE_S)
 
 
-def phone_cliff_db(audio: np.ndarray, start_s: float, end_s: float, sr: int = 16000, max_s: float = 3.0) -> float:
-    """How far the spectrum drops between 3.0-3.5 kHz and 4.2-5.5 kHz (dB), over at most
-    ``max_s`` from the middle of the span. Wideband speech slopes gently (a few dB);
-    telephone speech, band-limited at ~3.4-3.6 kHz, drops to the noise floor (> 20 dB)."""
+def band_measures(audio: np.ndarray, start_s: float, end_s: float, sr: int = 16000, max_s: float = 3.0
+                  ) -> tuple[float, float]:
+    """(high-band range dB, speech-to-high-band drop dB) over at most ``max_s`` from the middle of a turn.
+
+    Range: the spread (95th - 5th percentile) of 4.5-7.5 kHz frame levels. Wideband speech
+    swings there by 10 dB or more (fricatives vs vowels and pauses); over a telephone line
+    nothing above ~3.6 kHz passes, so that band is the room's steady noise floor (~2 dB).
+    Drop: 300-1000 Hz vs 4.5-7.5 kHz level in the louder half of the frames (~50 dB on a
+    phone line; 10-36 dB for wideband voices, synthetic ones included)."""
     mid = (start_s + end_s) / 2
     half = min(max_s, end_s - start_s) / 2
     x = np.asarray(audio[int(max(0.0, mid - half) * sr): int((mid + half) * sr)], np.float32)
     n = 512
-    if len(x) < n:
-        return 0.0
+    if len(x) < 4 * n:
+        return float("inf"), 0.0  # too short to tell: wideband, i.e. not a phone
     frames = x[: len(x) // n * n].reshape(-1, n) * np.hanning(n).astype(np.float32)
     power = np.abs(np.fft.rfft(frames, axis=1)) ** 2
-    loud = power.sum(1) > np.percentile(power.sum(1), 50)  # voiced, louder half: not the pauses
     freqs = np.fft.rfftfreq(n, 1 / sr)
-    band = lambda a, b: float(power[loud][:, (freqs >= a) & (freqs < b)].mean()) + 1e-12  # noqa: E731
-    return 10 * np.log10(band(3000, 3500) / band(4200, 5500))
+    high = power[:, (freqs >= 4500) & (freqs < 7500)].mean(1) + 1e-12
+    low = power[:, (freqs >= 300) & (freqs < 1000)].mean(1) + 1e-12
+    level = 10 * np.log10(high)
+    loud = power.sum(1) >= np.percentile(power.sum(1), 50)
+    spread = float(np.percentile(level, 95) - np.percentile(level, 5))
+    return spread, float(10 * np.log10(low[loud].mean() / high[loud].mean()))
+
+
+def phone_like(audio: np.ndarray, start_s: float, end_s: float) -> bool:
+    spread, drop = band_measures(audio, start_s, end_s)
+    return spread <= PHONE_MAX_SPREAD_DB and drop >= PHONE_MIN_DROP_DB
 
 
 def clinical_turns(turns: list[dict]) -> int:
     return sum(bool(CLINICAL.search(t["text"])) for t in turns)
 
 
-def find_sections(segments: list[dict], cliff_db: Callable[[dict], float] | None = None) -> list[Section]:
+def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = None) -> list[Section]:
     """Sections tiling the recording's speech, in time order.
 
-    ``cliff_db(segment)`` measures a turn's bandwidth (``phone_cliff_db``); without it
+    ``phone(segment)`` says whether a turn sounds band-limited (``phone_like``); without it
     (no audio) a non-clinical exchange is still a phone call, with less confidence."""
     turns = spoken_turns(segments)
     out: list[Section] = []
@@ -129,33 +144,38 @@ def find_sections(segments: list[dict], cliff_db: Callable[[dict], float] | None
             conf = min(0.99, 0.5 + 0.1 * min(run.changes, 4) + 0.3 * min(1.0, share / 0.5))
             out.append(Section("consultation", start_s, run.end_s, round(conf, 2)))
         elif run.changes >= PHONE_MIN_CHANGES:
-            phone = _band_limited(chunk, cliff_db)
-            out.append(Section("phone_call", start_s, run.end_s, 0.9 if phone else 0.6))
+            out.append(Section("phone_call", start_s, run.end_s, 0.9 if _band_limited(chunk, phone) else 0.6))
         else:
             continue
         covered[lo:run.hi] = True
-    out += _unrelated(turns, covered, cliff_db)
+    out += _unrelated(turns, covered, phone)
     out = _merge(sorted(out, key=lambda s: s.start_s))
     return [_pad(s, out, i) for i, s in enumerate(out)]
 
 
-def _band_limited(turns: list[dict], cliff_db: Callable[[dict], float] | None) -> bool:
-    if cliff_db is None or not turns:
+def _band_limited(turns: list[dict], phone: Callable[[dict], bool] | None) -> bool:
+    """Most of the turns (by time) sound like a telephone line."""
+    if phone is None or not turns:
         return False
-    return float(np.median([cliff_db(t) for t in turns])) >= PHONE_CLIFF_DB
+    limited = sum(t["end_s"] - t["start_s"] for t in turns if phone(t))
+    return limited > 0.5 * sum(t["end_s"] - t["start_s"] for t in turns)
 
 
-def _unrelated(turns: list[dict], covered: np.ndarray, cliff_db) -> list[Section]:
-    """Speech outside every exchange, grouped where it is contiguous (gaps <= MAX_GAP_S);
-    band-limited stretches are the one side of a phone call we hear."""
+def _unrelated(turns: list[dict], covered: np.ndarray, phone: Callable[[dict], bool] | None) -> list[Section]:
+    """Speech outside every exchange, grouped where it is contiguous (gaps <= MAX_GAP_S) and
+    sounds alike: band-limited stretches are the one side of a phone call we hear (or a call
+    diarised as one voice), the rest is unrelated."""
     out: list[Section] = []
     group: list[dict] = []
+    limited = False
     for t, cov in [*zip(turns, covered, strict=True), (None, True)]:
-        if group and (cov or t is None or t["start_s"] - group[-1]["end_s"] > MAX_GAP_S):
-            kind = "phone_call" if _band_limited(group, cliff_db) else "unrelated"
-            out.append(Section(kind, group[0]["start_s"], max(g["end_s"] for g in group), 0.7))
+        flag = bool(phone(t)) if t is not None and not cov and phone is not None else False
+        if group and (cov or t["start_s"] - group[-1]["end_s"] > MAX_GAP_S or flag != limited):
+            out.append(Section("phone_call" if limited else "unrelated", group[0]["start_s"],
+                               max(g["end_s"] for g in group), 0.8 if limited else 0.7))
             group = []
         if t is not None and not cov:
+            limited = flag if not group else limited
             group.append(t)
     return out
 

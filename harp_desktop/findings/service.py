@@ -13,7 +13,7 @@ from harp_desktop.findings.attribution import EventSpeaker, attribute_events
 from harp_desktop.findings.edits import apply_edits
 from harp_desktop.findings.model import CATEGORIES, KINDS, ROLES, STATUSES, Finding, Section, Turn
 from harp_desktop.findings.roles import RoleGuess, assign_roles
-from harp_desktop.findings.sections import find_sections, in_sections, phone_cliff_db
+from harp_desktop.findings.sections import find_sections, in_sections, phone_like
 from harp_desktop.store.db import LibraryDB
 
 Extractor = Callable[[list[Turn]], list[Finding]]
@@ -61,8 +61,8 @@ def clinical_turns(segments: list[dict], sections: list[Section], roles: dict[st
 def analyse(db: LibraryDB, rid: int, audio: np.ndarray | None = None, extractor: Extractor | None = None
             ) -> Analysis:
     segs = _segments(db, rid)
-    cliff = (lambda s: phone_cliff_db(audio, s["start_s"], s["end_s"])) if audio is not None else None
-    sections = find_sections(segs, cliff)
+    phone = (lambda s: phone_like(audio, s["start_s"], s["end_s"])) if audio is not None else None
+    sections = find_sections(segs, phone)
     roles = assign_roles(segs, sections, store.manual_roles(db, rid))
     extractor = extractor or load_extractor()
     plain = {k: g.role for k, g in roles.items()}

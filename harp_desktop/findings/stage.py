@@ -16,7 +16,7 @@ from pathlib import Path
 
 from harp_desktop.findings import service
 
-VERSION = "roles1-sections1-attrib1"
+VERSION = "roles1-sections3-attrib1"
 
 
 def _extractor_key() -> str:
@@ -31,7 +31,10 @@ def _extractor_key() -> str:
 
     vocab = Path(getattr(extract, "VOCABULARY_PATH", REPO_ROOT / "resources" / "clinical_concepts.json"))
     digest = hashlib.sha256(vocab.read_bytes()).hexdigest()[:12] if vocab.is_file() else "no-vocabulary"
-    return f"extract:{getattr(extract, 'VERSION', '0')}:{digest}"
+    # Without a VERSION the extractor's own source stands in for it (its rules live there).
+    version = getattr(extract, "VERSION", None) or hashlib.sha256(
+        Path(extract.__file__).read_bytes()).hexdigest()[:12]
+    return f"extract:{version}:{digest}"
 
 
 def own_key(options) -> str:

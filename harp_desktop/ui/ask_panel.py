@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QCompleter,
-    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -29,10 +26,10 @@ from PySide6.QtWidgets import (
 from harp_desktop.agent.ask import EVIDENCE_MODES, RETRIEVAL_MODES
 from harp_desktop.retrieval.fusion import FUSIONS
 from harp_desktop.ui import answer_html, colors
+from harp_desktop.ui.cue_slots import SLOTS, CueSlot
 from harp_desktop.ui.timefmt import parse_anchor, span_text
 
 SPAN_ROLE = Qt.ItemDataRole.UserRole
-AUDIO_FILTER = "Audio clips (*.wav *.flac *.ogg *.mp3);;All files (*)"
 
 
 SHORT = {"keyword": "kw", "text_emb": "text", "audio_emb": "audio", "speaker": "voice", "label": "label",
@@ -47,17 +44,16 @@ def _scores(scores: dict) -> str:
 
 
 class AskPanel(QWidget):
-    askRequested = Signal(dict)  # question, cue, retrieval, evidence, fusion, no_llm
+    askRequested = Signal(dict)  # question, cue, speaker_cue, emotion_cue, retrieval, evidence, fusion, no_llm
     cancelRequested = Signal()
     seekRequested = Signal(float)
     playSpanRequested = Signal(float, float)
-    cueFromSelectionRequested = Signal()
+    cueFromSelectionRequested = Signal(str)  # which clip: "example", "speaker" or "emotion"
     answerShown = Signal(object)  # the answer dict, or None when cleared
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._history: list[dict] = []
-        self._cue: str | None = None
         self.current: dict | None = None
 
         self.question = QLineEdit(self)
@@ -92,18 +88,13 @@ class AskPanel(QWidget):
         self.no_llm = QCheckBox("No LLM", self)
         self.no_llm.setToolTip("Rule planner and extractive answers, no language model (fast, always available)")
 
-        self.cue_label = QLabel("none", self)
-        self.cue_label.setToolTip("An example clip (a voice or a sound) to look for")
-        self.cue_selection = QPushButton("Use selection", self)
-        self.cue_selection.setToolTip("Use the span selected on the waveform as the example (written to a "
-                                      "temporary WAV)")
-        self.cue_selection.clicked.connect(self.cueFromSelectionRequested)
-        self.cue_file = QPushButton("From file\u2026", self)
-        self.cue_file.setToolTip("Use an audio file as the example")
-        self.cue_file.clicked.connect(self._pick_cue)
-        self.cue_clear = QPushButton("Clear", self)
-        self.cue_clear.setToolTip("Ask without an example")
-        self.cue_clear.clicked.connect(lambda: self.set_cue(None))
+        # The example clip (cue=) and issue 16's speaker and emotion clips (speaker_cue=, emotion_cue=).
+        self.cues = {spec.key: CueSlot(spec, self) for spec in SLOTS}
+        for slot in self.cues.values():
+            slot.fromSelectionRequested.connect(self.cueFromSelectionRequested)
+        example = self.cues["example"]
+        self.cue_label, self.cue_selection, self.cue_file, self.cue_clear = (example.label, example.selection,
+                                                                             example.file, example.clear)
         self.set_selection_available(False)
 
         self.busy = QProgressBar(self)
@@ -152,11 +143,6 @@ class AskPanel(QWidget):
             opts.addWidget(w, 0, 2 * col + 1)
         opts.addWidget(self.no_llm, 0, 6)
         opts.setColumnStretch(7, 1)
-        cue = QHBoxLayout()
-        cue.addWidget(QLabel("Example clip:", self))
-        cue.addWidget(self.cue_label, 1)
-        for w in (self.cue_selection, self.cue_file, self.cue_clear):
-            cue.addWidget(w)
         busy = QHBoxLayout()
         busy.addWidget(self.busy_label)
         busy.addWidget(self.busy, 1)
@@ -169,7 +155,8 @@ class AskPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addLayout(opts)
-        layout.addLayout(cue)
+        for slot in self.cues.values():
+            layout.addLayout(slot.row())
         layout.addLayout(busy)
         layout.addWidget(split, 1)
 
@@ -179,10 +166,9 @@ class AskPanel(QWidget):
         QWidget.setTabOrder(self.retrieval, self.evidence)
         QWidget.setTabOrder(self.evidence, self.fusion)
         QWidget.setTabOrder(self.fusion, self.no_llm)
-        QWidget.setTabOrder(self.no_llm, self.cue_selection)
-        QWidget.setTabOrder(self.cue_selection, self.cue_file)
-        QWidget.setTabOrder(self.cue_file, self.cue_clear)
-        QWidget.setTabOrder(self.cue_clear, self.answer)
+        chain = [self.no_llm, *(w for slot in self.cues.values() for w in slot.widgets()), self.answer]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
         QWidget.setTabOrder(self.answer, self.evidence_list)
 
     def _combo(self, items, tip: str) -> QComboBox:
@@ -232,15 +218,19 @@ class AskPanel(QWidget):
         self.set_history([*self._history, answer])
 
     def set_selection_available(self, available: bool) -> None:
-        self.cue_selection.setEnabled(available)
+        for slot in self.cues.values():
+            slot.selection.setEnabled(available)
 
-    def set_cue(self, path: str | None, label: str = "") -> None:
-        self._cue = path
-        self.cue_label.setText(label or (Path(path).name if path else "none"))
-        self.cue_clear.setEnabled(path is not None)
+    def set_cue(self, path: str | None, label: str = "", slot: str = "example") -> None:
+        self.cues[slot].set(path, label)
 
-    def cue(self) -> str | None:
-        return self._cue
+    def cue(self, slot: str = "example") -> str | None:
+        return self.cues[slot].path
+
+    def clear_cues(self) -> None:
+        """A new recording: clips cut from the previous one's selection no longer apply."""
+        for slot in self.cues.values():
+            slot.set(None)
 
     def clear(self) -> None:
         self.current = None
@@ -289,7 +279,8 @@ class AskPanel(QWidget):
         q = self.question.text().strip()
         if not q or not self.ask_button.isEnabled() or self.cancel_button.isVisible():
             return
-        self.askRequested.emit({"question": q, "cue": self._cue, **self.options()})
+        self.askRequested.emit({"question": q, "cue": self.cue(), "speaker_cue": self.cue("speaker"),
+                                "emotion_cue": self.cue("emotion"), **self.options()})
 
     def _history_chosen(self, index: int) -> None:
         i = self.history.itemData(index)
@@ -299,11 +290,6 @@ class AskPanel(QWidget):
         self.question.setText(a["question"])
         self.show_answer(a)
         self.history.setCurrentIndex(0)
-
-    def _pick_cue(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Example clip", "", AUDIO_FILTER)
-        if path:
-            self.set_cue(path)
 
     def _anchor(self, url: QUrl) -> None:
         span = parse_anchor(url.toString())

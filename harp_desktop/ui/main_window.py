@@ -34,7 +34,7 @@ from harp_desktop.errors import user_message
 from harp_desktop.paths import REPO_ROOT
 from harp_desktop.store import dbapi
 from harp_desktop.store.crypto import PassphraseError
-from harp_desktop.ui import annotate_menu, colors, envelope, passphrase, workbench
+from harp_desktop.ui import annotate_menu, colors, envelope, findings_menu, passphrase, workbench
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
@@ -132,6 +132,7 @@ class MainWindow(QMainWindow):
         self.watch = LibraryWatch(lambda: self.lib.db.data_version(), self)
         self.watch.changed.connect(self._changed_elsewhere)
         self.workbench = workbench.install(self)  # issue 19: spectrogram, tiers, keyboard marking, span import
+        self.findings = findings_menu.install(self)  # issue 17: the Findings dock, View > Findings, speaker roles
 
     # -- construction ---------------------------------------------------------------------
     def _build(self) -> None:
@@ -401,7 +402,7 @@ class MainWindow(QMainWindow):
         if fresh:
             self.ask_panel.clear()
             self.ask_panel.set_history(self.lib.db.answers(data.id))
-            self.ask_panel.set_cue(None)
+            self.ask_panel.clear_cues()  # issue 16: the speaker and emotion clips too
             self._load_envelope(data)
         self.transcript.set_position(self.player.position(), scroll=False)
         self.refresh_library()
@@ -620,7 +621,8 @@ class MainWindow(QMainWindow):
         llm = None if req["no_llm"] else self.settings.llm
         audio = AudioModelConfig.resolve(self.settings.audio_model, self.settings.audio_projector)
         task = AskTask(self.lib.folder, self.data.sha256, req["question"], req.get("cue"), llm, req["retrieval"],
-                       req["evidence"], req["fusion"], audio=audio)
+                       req["evidence"], req["fusion"], audio=audio,
+                       speaker_cue=req.get("speaker_cue"), emotion_cue=req.get("emotion_cue"))  # issue 16
         task.signals.progress.connect(self._ask_progress)
         task.signals.notice.connect(self._ask_notice)
         task.signals.partial.connect(self._ask_draft)
@@ -681,7 +683,8 @@ class MainWindow(QMainWindow):
         self.ask_panel.set_busy(False)
         self.statusBar().showMessage("Question cancelled", 5000)
 
-    def cue_from_selection(self) -> None:
+    def cue_from_selection(self, slot: str = "example") -> None:
+        """The waveform selection as a clip for one of the ask panel's slots (example / speaker / emotion)."""
         sel = self.waveform.selection()
         if sel is None or self.data is None or not self.data.audio_cache.exists():
             return
@@ -695,7 +698,7 @@ class MainWindow(QMainWindow):
         if path is None:
             path = Path(self._cue_dir.name) / f"selection_{a:.2f}-{b:.2f}.wav"
             sf.write(path, clip, SAMPLE_RATE, subtype="FLOAT")
-        self.ask_panel.set_cue(str(path), f"selection {span_text(a, b)} ({b - a:.1f} s)")
+        self.ask_panel.set_cue(str(path), f"selection {span_text(a, b)} ({b - a:.1f} s)", slot)
 
     def _on_answer_shown(self, answer: dict | None) -> None:
         spans = [(e["start_s"], e["end_s"]) for e in answer.get("evidence", [])] if answer else []

@@ -1,7 +1,8 @@
 """The spectrogram lane under the waveform: a pyqtgraph ImageItem over the visible time range.
 
 Its time axis is linked to the waveform's, so zooming or panning either moves both.
-Each change of view asks for one image at screen resolution (``audio/spectrogram.py``);
+Each change of view asks for one image at screen resolution (``audio/spectrogram.py``;
+zoomed out, from the recording's overview, built once in the background);
 a single background thread computes the newest request only, dropping the ones a
 scroll made obsolete mid-way, and hands the image back through a queued signal, so the
 event loop never waits for an FFT. Until it arrives the previous image stays,
@@ -33,10 +34,15 @@ RANGE_STEP_DB, RANGE_MIN_DB, RANGE_MAX_DB = 10, 30, 120
 AXIS_WIDTH = 62  # the waveform's left axis: the two plots' time axes must line up pixel for pixel
 
 
+_OVERVIEWS: dict[str, spec.Overview] = {}  # audio cache file -> overview; the last two recordings shown
+
+
 class _Computer(QObject):
-    """One daemon thread computing the newest requested view; older requests are skipped."""
+    """One daemon thread computing the newest requested view (older requests are skipped), and
+    one building the recording's overview for zoomed-out views, once per recording."""
 
     ready = Signal(object, int, float)  # SpectroImage, generation, seconds since requested
+    overviewReady = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -44,8 +50,31 @@ class _Computer(QObject):
         self._request: tuple | None = None
         self._gen = 0
         self._closed = False
+        self.overview: spec.Overview | None = None
+        self._audio_key: str | None = None
         self._thread = threading.Thread(target=self._run, name="spectrogram", daemon=True)
         self._thread.start()
+
+    def set_audio(self, audio: np.ndarray | None) -> None:
+        key = str(getattr(audio, "filename", None) or id(audio)) if audio is not None else None
+        if key == self._audio_key:
+            return
+        self._audio_key = key
+        self.overview = _OVERVIEWS.get(key) if key else None
+        if audio is not None and self.overview is None:
+            threading.Thread(target=self._build_overview, args=(audio, key), name="spectrogram-overview",
+                             daemon=True).start()
+
+    def _build_overview(self, audio: np.ndarray, key: str) -> None:
+        ov = spec.build_overview(audio, SAMPLE_RATE, should_stop=lambda: self._audio_key != key or self._closed)
+        if ov is None:
+            return
+        _OVERVIEWS[key] = ov
+        while len(_OVERVIEWS) > 2:
+            _OVERVIEWS.pop(next(iter(_OVERVIEWS)))
+        if self._audio_key == key:
+            self.overview = ov
+            self.overviewReady.emit()
 
     def request(self, audio: np.ndarray, t0: float, t1: float, columns: int, fmax: float) -> int:
         with self._cond:
@@ -69,7 +98,7 @@ class _Computer(QObject):
                     return
                 gen, asked, audio, t0, t1, columns, fmax = self._request
                 self._request = None
-            img = spec.compute(audio, SAMPLE_RATE, t0, t1, columns, fmax,
+            img = spec.compute(audio, SAMPLE_RATE, t0, t1, columns, fmax, overview=self.overview,
                                should_stop=lambda gen=gen: self._gen != gen or self._closed)
             if img is not None:
                 self.ready.emit(img, gen, time.perf_counter() - asked)
@@ -86,6 +115,7 @@ class SpectrogramView(QWidget):
         self._shown_gen = 0
         self._computer = _Computer()
         self._computer.ready.connect(self._image_ready)
+        self._computer.overviewReady.connect(self.schedule)  # zoomed-out columns are complete now
 
         self.ceiling = QComboBox(self)
         for hz in CEILINGS_HZ:
@@ -188,6 +218,7 @@ class SpectrogramView(QWidget):
     # -- data --------------------------------------------------------------------------
     def _set_envelope(self, env) -> None:
         self._audio = None if env is None else env.audio
+        self._computer.set_audio(self._audio)
         if env is not None and env.levels:
             self._peak = max(abs(float(np.min(env.mins[-1], initial=0.0))),
                              abs(float(np.max(env.maxs[-1], initial=0.0))), 1e-4)

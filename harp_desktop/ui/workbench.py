@@ -177,6 +177,8 @@ class Workbench(QObject):
         return rows
 
     def refresh_tiers(self) -> None:
+        if getattr(self.w, "_closed", False):  # the undo stack's clear() on destruction signals after the lanes went
+            return
         try:
             rows = self.span_rows()
         except (LookupError, *dbapi.Error):  # the recording went away meanwhile: the window says so

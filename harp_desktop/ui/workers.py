@@ -206,9 +206,11 @@ class AskTask(Task):
 
     def __init__(self, folder: Path, ref: str, question: str, cue: str | None = None, llm_choice: str | None = None,
                  retrieval: str = "hybrid", evidence: str = "metadata", fusion: str = "rrf",
-                 models: ModelCache = SHARED_MODELS, audio=None) -> None:
+                 models: ModelCache = SHARED_MODELS, audio=None, speaker_cue: str | None = None,
+                 emotion_cue: str | None = None) -> None:
         super().__init__()
         self.folder, self.ref, self.question, self.cue = Path(folder), ref, question, cue
+        self.speaker_cue, self.emotion_cue = speaker_cue, emotion_cue  # issue 16's two-clip questions
         self.llm_choice, self.retrieval, self.evidence, self.fusion = llm_choice, retrieval, evidence, fusion
         self.models = models
         self.audio = audio  # AudioModelConfig (evidence audio|multimodal)
@@ -231,6 +233,7 @@ class AskTask(Task):
         try:
             answer = lib.ask(self.ref, self.question, self.cue, llm=llm, retrieval=self.retrieval,
                              evidence=self.evidence, fusion=self.fusion, audio=self.audio,
+                             speaker_cue=self.speaker_cue, emotion_cue=self.emotion_cue,
                              on_draft=self._draft)  # called only when the model answers
         finally:
             lib.close()

@@ -1,7 +1,7 @@
 import numpy as np
 
 from harp_desktop.agent.sections import dialogue_span as agent_dialogue_span
-from harp_desktop.findings.sections import EDGE_S, dialogue_span, find_sections, in_sections, phone_cliff_db
+from harp_desktop.findings.sections import EDGE_S, band_measures, dialogue_span, find_sections, in_sections, phone_like
 from tests.findings.helpers import CONSULTATION, seg
 
 
@@ -43,9 +43,9 @@ def test_reading_consultation_and_chat_are_told_apart():
 
 def test_band_limited_chat_is_a_confident_phone_call_and_so_is_one_side_of_it():
     segs = chat(0.0) + reading(60.0, n=2)
-    found = find_sections(segs, cliff_db=lambda s: 30.0)
+    found = find_sections(segs, phone=lambda s: True)
     assert kinds(found) == ["phone_call", "phone_call"] and found[0].confidence == 0.9
-    assert kinds(find_sections(reading(0.0), cliff_db=lambda s: 2.0)) == ["unrelated"]
+    assert kinds(find_sections(reading(0.0), phone=lambda s: False)) == ["unrelated"]
 
 
 def test_a_waiting_room_of_many_voices_is_unrelated():
@@ -71,12 +71,17 @@ def test_a_short_clinical_question_and_answer_is_a_consultation():
     assert find_sections([]) == []
 
 
-def test_phone_cliff_tells_telephone_band_from_wideband():
+def test_telephone_band_is_told_from_wideband_speech():
     rng = np.random.default_rng(0)
-    wide = rng.standard_normal(16000 * 3).astype(np.float32) * 0.1
+    t = np.arange(16000 * 3) / 16000
+    envelope = (np.sin(2 * np.pi * 3 * t) > 0).astype(np.float32)  # syllables and pauses
+    wide = (rng.standard_normal(len(t)) * envelope * 0.1).astype(np.float32)
     spec = np.fft.rfft(wide)
     spec[np.fft.rfftfreq(len(wide), 1 / 16000) > 3500] = 0  # what a telephone line passes
-    phone = np.fft.irfft(spec, len(wide)).astype(np.float32) + rng.standard_normal(len(wide)).astype(np.float32) * 1e-4
-    assert phone_cliff_db(wide, 0.0, 3.0) < 5.0
-    assert phone_cliff_db(phone, 0.0, 3.0) > 25.0
-    assert phone_cliff_db(wide, 0.0, 0.01) == 0.0  # too short to tell
+    floor = rng.standard_normal(len(t)).astype(np.float32) * 1e-4  # room tone
+    phone = np.fft.irfft(spec, len(wide)).astype(np.float32) + floor
+    spread, drop = band_measures(wide + floor, 0.0, 3.0)
+    assert spread > 10.0 and drop < 10.0 and not phone_like(wide + floor, 0.0, 3.0)
+    spread, drop = band_measures(phone, 0.0, 3.0)
+    assert spread < 6.0 and drop > 30.0 and phone_like(phone, 0.0, 3.0)
+    assert not phone_like(phone, 0.0, 0.05)  # too short to tell

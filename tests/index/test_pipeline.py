@@ -78,7 +78,7 @@ def test_changing_asr_reruns_only_dependent_stages(tmp_path, long_clip):
     lib = Library(tmp_path / "lib")
     lib.index(long_clip, FAST)
     res = lib.index(long_clip, IndexOptions(asr_profile="base"))
-    assert res.ran == ["asr", "segments", "text_emb", "speaker_emb", "audio_emb", "emotion"]
+    assert res.ran == ["asr", "segments", "text_emb", "speaker_emb", "audio_emb", "emotion", "findings"]
     assert set(res.skipped) == {"vad", "speakers", "events"}
 
 

@@ -56,8 +56,10 @@ def answer(ctx: AnswerContext) -> Result | None:
         return emotion.answer_change(ctx)
     if spec.cues.get("emotion"):
         return emotion.answer_locate(ctx)
-    if op == "emotion_at" or op == "describe" and target == "emotion":
+    if op == "emotion_at" or op in ("describe", "what_said") and target == "emotion":
         return emotion.answer_at(ctx)
+    if op in ("describe", "what_said"):
+        return speech.listing(ctx)  # None: retrieval and the reasoning step write it
     if target == "event":
         return sounds.answer(ctx)
     if target == "voice":
@@ -68,6 +70,8 @@ def answer(ctx: AnswerContext) -> Result | None:
         return count_voices(ctx)
     if op == "count" and spec.quote:
         return count_quote(ctx)
+    if op == "count":
+        return speech.count(ctx)
     if op == "who":
         return speech.who(ctx)
     if op == "exists":

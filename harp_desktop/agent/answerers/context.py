@@ -132,19 +132,35 @@ class AnswerContext:
     # -- where and when -------------------------------------------------------------
     @cached_property
     def windows(self) -> list[tuple[float, float]]:
-        """The spans the question is about: its time window, within its section."""
+        """The spans the question is about: its time window within its section. A window relative
+        to an edge ("near the end of the consultation") is measured from the section's edge."""
         dur = float(self.rec["duration_s"])
-        base = [self.spec.window] if self.spec.window else [(0.0, dur)]
-        if self.spec.section and not self.spec.window:
-            spans = [(a, b) for k, a, b in self.sections if k == self.spec.section]
-            if self.spec.section == "consultation" and not spans and self.consultation_span:
+        spec = self.spec
+        spans: list[tuple[float, float]] = []
+        if spec.section:
+            spans = [(a, b) for k, a, b in self.sections if k == spec.section]
+            if spec.section == "consultation" and not spans and self.consultation_span:
                 spans = [self.consultation_span]
-            if spans:
-                base = spans
-                self.notes.append(f"'{self.spec.section.replace('_', ' ')}' -> "
-                                  + ", ".join(f"{format_clock(a)}-{format_clock(b)}" for a, b in spans))
-            else:
-                self.notes.append(f"no {self.spec.section.replace('_', ' ')} was found; searched the whole recording")
+            if not spans:
+                self.notes.append(f"no {spec.section.replace('_', ' ')} was found; searched without it")
+        if spans and spec.window:
+            w0, w1 = spec.window
+            text = (spec.window_text or "").lower()
+            if re.search(r"\b(end|last|final|closing)\b", text):
+                w0, w1 = spans[-1][1] - (w1 - w0), spans[-1][1]
+            elif re.search(r"\b(start|beginning|first|opening)\b", text) and not re.search(r"\d{1,2}:\d{2}", text):
+                w0, w1 = spans[0][0], spans[0][0] + (w1 - w0)
+            inter = [(max(a, w0), min(b, w1)) for a, b in spans if min(b, w1) > max(a, w0)]
+            base = inter or [spec.window]
+        elif spans:
+            base = spans
+        else:
+            base = [spec.window] if spec.window else [(0.0, dur)]
+        if spans:
+            self.notes.append(f"'{spec.section.replace('_', ' ')}' -> "
+                              + ", ".join(f"{format_clock(a)}-{format_clock(b)}" for a, b in spans)
+                              + (f"; searched {', '.join(f'{format_clock(a)}-{format_clock(b)}' for a, b in base)}"
+                                 if spec.window else ""))
         return base
 
     def in_window(self, start_s: float, end_s: float) -> bool:
@@ -158,7 +174,7 @@ class AnswerContext:
         return "in the recording"
 
     # -- who ----------------------------------------------------------------------
-    def speakers_for(self, subject: Subject) -> set[str] | None:
+    def speakers_for(self, subject: Subject, widen: bool = False) -> set[str] | None:
         """Speaker labels the subject stands for; None means anyone."""
         if subject.kind == "anyone":
             return None
@@ -173,7 +189,9 @@ class AnswerContext:
                     or re.sub(r"^speaker[ _]", "", want) == re.sub(r"^speaker_", "", s["label"].lower())}
         if subject.kind == "at_time" and subject.at_s is not None:
             seg = self.segment_at(subject.at_s)
-            return {self.label_of(seg)} if seg and self.label_of(seg) else set()
+            if seg is None or not self.label_of(seg):
+                return set()
+            return {self.label_of(seg)} | (self.same_voice(seg) if widen else set())
         if subject.kind == "cue":
             return self.cue_speakers()
         return None
@@ -185,6 +203,27 @@ class AnswerContext:
         from harp_desktop.agent.answerers.voice import voice_segments
 
         return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}
+
+    def audio(self, a: float, b: float):
+        """The decoded recording between a and b (16 kHz float32), from the library's audio cache."""
+        import numpy as np
+
+        from harp_desktop.audio.decode import SAMPLE_RATE, open_cache
+
+        cache = self.lib.folder / "audio" / f"{self.rec['sha256']}.f32"
+        x = open_cache(cache)
+        return np.asarray(x[int(a * SAMPLE_RATE): int(b * SAMPLE_RATE)], np.float32)
+
+    def same_voice(self, seg: dict) -> set[str]:
+        """Speaker labels whose speech matches this segment's voice: diarisation may split one person
+        heard minutes apart into two labels, and "the man at 00:28" means the person, not the label."""
+        from harp_desktop.agent.answerers.voice import voice_segments
+
+        try:
+            wav = self.audio(seg["start_s"], seg["end_s"])
+            return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}
+        except Exception:  # noqa: BLE001 - no audio cache (a moved library): the label alone
+            return {self.label_of(seg)} if self.label_of(seg) else set()
 
     def segment_at(self, t: float, within: float = 3.0) -> dict | None:
         """The speech that contains ``t``; else the nearest within ``within`` seconds."""
@@ -201,8 +240,21 @@ class AnswerContext:
         ev.speaker_label = self.label_of(seg)  # type: ignore[attr-defined]
         return ev
 
+    @cached_property
+    def event_owners(self) -> list[dict]:
+        """The findings stage's attribution of every sound event (empty for an older library)."""
+        getter = getattr(self.lib, "event_speakers", None)
+        try:
+            return list(getter(self.rec["sha256"])) if getter is not None else []
+        except Exception:  # noqa: BLE001 - older library: proximity below stands in
+            return []
+
     def speaker_of_time(self, a: float, b: float) -> str | None:
-        """Whose turn a sound at a..b falls in or next to (sound-event attribution)."""
+        """Whose sound a..b is: the stored attribution of the event it lies in, else the turn it
+        falls in or next to."""
+        stored = [e for e in self.event_owners if e["start_s"] - 0.2 < b and a < e["end_s"] + 0.2]
+        if stored:
+            return max(stored, key=lambda e: min(b, e["end_s"]) - max(a, e["start_s"]))["speaker"]
         best, gap = None, ATTRIBUTE_S
         for s in self.segments:
             if not self.label_of(s):

@@ -9,6 +9,8 @@ dimensional model lands (issue 18); the rationale says which segments were read.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from rapidfuzz import fuzz
 
@@ -45,6 +47,27 @@ def probs(ctx: AnswerContext) -> dict[int, dict[str, float]]:
     return ctx.__dict__["_probs"]
 
 
+MIN_READ_S = 1.6  # the emotion head's shortest useful input; shorter speech is read with its surroundings
+
+
+def probs_of(ctx: AnswerContext, seg: dict) -> dict[str, float] | None:
+    """The stored probabilities of a segment; for one the index skipped as too short (a 0.5 s
+    "The door!" cut from a 2 s line), the head is run now on at least MIN_READ_S around it."""
+    got = probs(ctx).get(seg["id"])
+    if got or not seg["text"].strip():
+        return got
+    cache = ctx.__dict__.setdefault("_read_now", {})
+    if seg["id"] not in cache:
+        mid, half = (seg["start_s"] + seg["end_s"]) / 2, max(MIN_READ_S, seg["end_s"] - seg["start_s"]) / 2
+        try:
+            cache[seg["id"]] = predict(ctx, ctx.audio(max(0.0, mid - half), mid + half))
+            ctx.notes.append(f"the speech at {format_clock(seg['start_s'])} was too short for the index's emotion "
+                             f"pass; read now with {2 * half:.1f} s around it")
+        except Exception:  # noqa: BLE001 - no audio cache or model: say it cannot tell
+            cache[seg["id"]] = None
+    return cache[seg["id"]]
+
+
 def dimension(p: dict[str, float], axis: str) -> float:
     i = AXIS[axis]
     total = sum(p.values()) or 1.0
@@ -57,7 +80,9 @@ def top(p: dict[str, float]) -> tuple[str, float]:
 
 
 def _subject_segments(ctx: AnswerContext, subject) -> list[dict]:
-    who = ctx.speakers_for(subject)
+    # Change and comparison follow a person over a stretch: "the man at 00:28" includes his later
+    # lines even when diarisation gave them another label (same voice).
+    who = ctx.speakers_for(subject, widen=subject.kind == "at_time")
     segs = [s for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])]
     return segs if who is None else [s for s in segs if ctx.label_of(s) in who]
 
@@ -90,8 +115,8 @@ def answer_label(ctx: AnswerContext) -> Result:
                       [], claim, spec.operation == "exists")
     if spec.operation == "exists":
         return Result("Yes", f"Speech classified as {label} {where} at {cites(items)}.", items, claim)
-    first = items[0]
-    return Result(format_clock(first.start_s), f"The first {label}-sounding speech {where} is at {span(first)} "
+    first = items[-1] if spec.ordinal == "last" else items[0]
+    return Result(format_clock(first.start_s), f"The {spec.ordinal} {label}-sounding speech {where} is at {span(first)} "
                   f"(p={first.scores['label']:.2f}): \"{first.text.strip()[:100]}\"; also {cites(items[1:]) or 'none'}.",
                   items, claim)
 
@@ -122,7 +147,7 @@ def answer_at(ctx: AnswerContext) -> Result:
         where = format_clock(t) if t is not None else "the moment asked about"
         return Result("Not found", f"No speech was found at {where}.", [], claim, False)
     ev = ctx.evidence(seg, "emotion")
-    p = probs(ctx).get(seg["id"])
+    p = probs_of(ctx, seg)
     if not p:
         return Result(CANNOT_TELL, f"The speech at {span(ev)} (\"{seg['text'].strip()[:80]}\") is "
                       f"{seg['end_s'] - seg['start_s']:.1f} s long, too short for the emotion model to judge; "
@@ -135,12 +160,13 @@ def answer_at(ctx: AnswerContext) -> Result:
 
 
 def _mean_dim(ctx: AnswerContext, segs: list[dict], axis: str) -> tuple[float | None, list[dict]]:
-    pr = probs(ctx)
-    used = [s for s in segs if s["id"] in pr]
+    read = [(s, probs_of(ctx, s)) for s in segs]
+    read = [(s, p) for s, p in read if p]
+    used = [s for s, _ in read]
     if not used:
         return None, []
-    w = np.array([s["end_s"] - s["start_s"] for s in used])
-    v = np.array([dimension(pr[s["id"]], axis) for s in used])
+    w = np.array([max(MIN_READ_S, s["end_s"] - s["start_s"]) for s in used])
+    v = np.array([dimension(p, axis) for _, p in read])
     return float((w * v).sum() / w.sum()), used
 
 
@@ -175,13 +201,12 @@ def answer_compare(ctx: AnswerContext) -> Result:
 
 
 def _party_word(ctx: AnswerContext, subject) -> str:
+    """The party in the question's own words ("man", "doctor", "Speaker A"): the first line answers with it."""
     if subject.kind == "named":
         return subject.name or "the named speaker"
-    if subject.kind == "clinician":
-        return f"the {subject.name or 'clinician'}"
-    if subject.kind == "other":
-        return subject.name or "the other person"
-    return subject.describe()
+    if subject.kind in ("clinician", "at_time", "other") and subject.name:
+        return re.sub(r"^(the|her|his|their) ", "", subject.name)
+    return subject.describe().replace("the ", "", 1)
 
 
 def answer_change(ctx: AnswerContext) -> Result:
@@ -191,6 +216,15 @@ def answer_change(ctx: AnswerContext) -> Result:
     claim = {"kind": "emotion", "axis": axis}
     pr = probs(ctx)
     segs = [s for s in segs if s["id"] in pr]
+    if len(segs) < 2 and spec.topic:
+        # HARP names the topic ("while discussing X"): the speech about it in the window stands in when
+        # the subject's own turns are too few (diarisation may give one person two labels).
+        topical = [s for s in _subject_segments(ctx, spec.subject.__class__("anyone"))
+                   if s["id"] in pr and _about(s["text"], spec.topic)]
+        if len(topical) >= 2:
+            ctx.notes.append(f"too few turns by {spec.subject.describe()}; read the speech about "
+                             f"'{' '.join(spec.topic)}' in the window")
+            segs = topical
     if len(segs) < 2:
         return Result("Not found", f"Fewer than two classified segments by {spec.subject.describe()} "
                       f"{ctx.window_words()}: a change cannot be read.", [], claim, False)
@@ -209,16 +243,29 @@ def answer_change(ctx: AnswerContext) -> Result:
                   f"{', '.join(labels[:8])}. {cites(cited)}", cited, claim)
 
 
+def _about(text: str, topic: list[str]) -> bool:
+    """At least half the topic's words (by stem; ASR drops some) are in the text."""
+    words = [w[:5] for w in re.findall(r"[a-z']+", text.lower())]
+    return sum(any(w.startswith(t[:5]) for w in words) for t in topic) >= max(1, len(topic) / 2)
+
+
 def cue_emotion(ctx: AnswerContext) -> str | None:
     wav = ctx.cue_wavs.get("emotion")
     if wav is None:
         return None
+    p = predict(ctx, wav)
+    return max(p, key=p.get) if p else None
+
+
+def predict(ctx: AnswerContext, wav) -> dict[str, float]:
+    """The emotion head on a clip (an example clip, or speech the index skipped)."""
     from harp_desktop import weights
     from harp_desktop.index.emotion import EmotionModel
 
-    model = ctx.lib.models.get("emotion", lambda: EmotionModel(weights.model_file("emotion", "emotion_head.npz")))
-    p = model.predict(np.asarray(wav, np.float32))
-    return max(p, key=p.get) if p else None
+    tagger = ctx.lib.models.yamnet()  # outside get(): the cache's lock is not re-entrant
+    model = ctx.lib.models.get("emotion_cue", lambda: EmotionModel(weights.model_file("emotion", "emotion_head.npz"),
+                                                                    tagger=tagger))
+    return model.predict(np.asarray(wav, np.float32))
 
 
 def answer_locate(ctx: AnswerContext) -> Result:

@@ -65,8 +65,9 @@ def answer(ctx: AnswerContext) -> Result:
         if spec.operation == "when_all":
             return Result(", ".join(format_clock(e.start_s) for e in items[:12]),
                           f"{name.capitalize()}{who} at {cites(items, 12)}.", items, claim)
-        return Result(format_clock(items[0].start_s),
-                      f"The first {name}{who} {where} is at {span(items[0])}; later: {cites(items[1:]) or 'none'}.",
+        pick = items[-1] if spec.ordinal == "last" else items[0]
+        return Result(format_clock(pick.start_s),
+                      f"The {spec.ordinal} {name}{who} {where} is at {span(pick)}; all: {cites(items)}.",
                       items, claim)
     if not items:
         return Result("No", f"No — not heard: no {name}{who} was detected {where}.", [], claim, True)

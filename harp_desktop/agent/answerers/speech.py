@@ -39,15 +39,12 @@ KIND_WORDS = {
 
 def question_concepts(ctx: AnswerContext) -> list[str]:
     """The vocabulary concepts the question names ("short of breath" -> dyspnoea), by the same
-    extractor that reads the transcript, so lay and clinical words meet in one concept."""
+    vocabulary that reads the transcript, so lay and clinical words meet in one concept."""
     try:
-        from harp_desktop.findings.extract import extract
-        from harp_desktop.findings.model import Turn
+        from harp_desktop.findings.extract import mentioned_concepts
     except ImportError:
         return []
-    text = lx.QUOTE_FREE.sub(" ", ctx.spec.question) if hasattr(lx, "QUOTE_FREE") else ctx.spec.question
-    text = re.sub(r"\b(the )?(patient|doctor|clinician|nurse)\b", " ", text, flags=re.I)
-    return list(dict.fromkeys(f.concept for f in extract([Turn(-1, 0.0, 1.0, "Q", "patient", text)])))
+    return mentioned_concepts(lx.QUOTE_FREE.sub(" ", ctx.spec.question))
 
 
 def _ev(ctx: AnswerContext, f) -> Evidence:
@@ -65,9 +62,14 @@ def _in_scope(ctx: AnswerContext, f) -> bool:
     return ctx.in_window(f.start_s, f.end_s)
 
 
+RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no longer|stopped)\b", re.I)
+
+
 def _for_subject(ctx: AnswerContext, f, subject) -> bool:
     if subject.kind in ("anyone",):
         return True
+    if subject.kind == "other":  # "the patient's son": what is said about another person, by anyone
+        return f.status == "family" or f.role == "other"
     if subject.kind == "patient":
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital")
@@ -79,8 +81,10 @@ STATUS_WORDS = {"negated": "denied", "historical": "in the past, not now", "hypo
                 "family": "about someone else", "uncertain": "uncertain", "affirmed": "affirmed"}
 
 
-def _counts_as_yes(ctx: AnswerContext, status: str) -> bool:
+def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
     spec = ctx.spec
+    if spec.subject.kind == "other" and status == "family":
+        return not (spec.tense == "current" and RESOLVED.search(text))
     if spec.polarity == "negative":
         return status == "negated"
     if status in ("affirmed", "uncertain"):
@@ -98,6 +102,9 @@ def exists(ctx: AnswerContext) -> Result:
     if concepts:
         hits = [f for f in pool if f.concept in concepts]
         what = " / ".join(c for c in concepts)
+    elif spec.subject.kind == "other":
+        hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
+        what = f"{spec.subject.describe()}'s health"
     elif spec.category:
         hits = [f for f in pool if f.category == spec.category and f.kind in ("symptom", "examination", "diagnosis")]
         what = f"{spec.category} symptoms"
@@ -110,7 +117,7 @@ def exists(ctx: AnswerContext) -> Result:
         for label, cat in SOUND_CATEGORY.items():
             if cat == spec.category or label in spec.terms or any(label in c for c in concepts):
                 heard += events(ctx, label)
-    yes = [f for f in hits if _counts_as_yes(ctx, f.status)]
+    yes = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
     where = ctx.window_words()
     if yes or heard:
         parts = []
@@ -168,7 +175,22 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
                   f"{'' if spec.subject.kind == 'anyone' else ' by ' + spec.subject.describe()}.", [], claim, True)
 
 
+BOUNDARY = re.compile(r"\b(start|starts|begin|begins|began|end|ends|ended|finish|finishes|over)\b", re.I)
+
+
 def when(ctx: AnswerContext) -> Result:
+    spec = ctx.spec
+    if spec.section and BOUNDARY.search(spec.question) and len([t for t in spec.terms if not BOUNDARY.fullmatch(t)]) <= 1:
+        # "When does the consultation start?": the section's own edge.
+        a, b = ctx.windows[0][0], ctx.windows[-1][1]
+        t = b if re.search(r"\b(end|ends|ended|finish|finishes|over)\b", spec.question, re.I) else a
+        segs = [s for s in ctx.segments if s["text"].strip() and a <= (s["start_s"] + s["end_s"]) / 2 <= b]
+        seg = (segs[-1] if t == b else segs[0]) if segs else None
+        cited = [ctx.evidence(seg, "time")] if seg else []
+        t = (seg["end_s"] if t == b else seg["start_s"]) if seg else t
+        return Result(format_clock(t), f"The {spec.section.replace('_', ' ')} runs {format_clock(a)}-{format_clock(b)}"
+                      + (f"; its {'last' if t == b else 'first'} words are at {span(cited[0])}." if cited else "."),
+                      cited, {"kind": "time"})
     concepts = question_concepts(ctx)
     found = sorted((f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)), key=lambda f: f.start_s)
     cited = [_ev(ctx, f) for f in found] or _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
@@ -176,8 +198,9 @@ def when(ctx: AnswerContext) -> Result:
     if not cited:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
                       f"{ctx.window_words()}.", [], claim, False)
-    return Result(format_clock(cited[0].start_s), f"First said at {span(cited[0])}: \"{cited[0].text.strip()[:140]}\"",
-                  cited[:3], claim)
+    pick = cited[-1] if spec.ordinal == "last" else cited[0]
+    return Result(format_clock(pick.start_s), f"{spec.ordinal.capitalize()} said at {span(pick)}: "
+                  f"\"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
 
 
 def who(ctx: AnswerContext) -> Result:
@@ -199,10 +222,16 @@ def who(ctx: AnswerContext) -> Result:
     if asked:
         hits = [e for e in hits if "?" in e.text] or hits
     if not hits:
-        scored = [(max((fuzz.partial_ratio(t, s["text"].lower()) for t in spec.terms if len(t) > 4), default=0), s)
-                  for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])]
-        best = max(scored, key=lambda x: x[0], default=(0, None))
-        hits = [ctx.evidence(best[1], "keyword", best[0] / 100)] if best[1] is not None and best[0] >= 75 else []
+        # ASR mishears drug names ("the peroxide" for levothyroxine): the turn whose letters come
+        # closest, when it is far closer than any other turn.
+        long_terms = [t for t in spec.terms if len(t) >= 6]
+        scored = sorted(((max((fuzz.partial_ratio(t, s["text"].lower().replace(" ", "")) for t in long_terms),
+                               default=0), s) for s in ctx.segments
+                         if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])), key=lambda x: -x[0])
+        if scored and (scored[0][0] >= 80 or (scored[0][0] >= 65 and scored[0][0] - (scored[1][0] if len(scored) > 1
+                                                                                       else 0) >= 12)):
+            hits = [ctx.evidence(scored[0][1], "keyword", scored[0][0] / 100)]
+            ctx.notes.append("the words asked about were not found verbatim; this is the closest-matching turn")
     if not hits:
         return Result("Not found", f"Nobody says {' '.join(spec.terms[:4])} {ctx.window_words()}.", [], claim, False)
     e = hits[0]
@@ -241,3 +270,40 @@ def listing(ctx: AnswerContext) -> Result | None:
     said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
     return Result(first[:160], f"From the {', '.join(kinds)} findings {ctx.window_words()}: {said}.", cited,
                   {"kind": "finding", "concepts": [f.concept for f in pool]})
+
+
+COUNT_WORDS = {"times", "time", "occasions", "occasion", "separate", "different", "asks", "ask", "asked", "does", "put",
+               "many", "often", "number", "total", "say", "says", "said"}
+
+
+def _stem(w: str) -> str:
+    return re.sub(r"(ly|ing|ed|es|s)$", "", w)[:5]
+
+
+def count(ctx: AnswerContext) -> Result:
+    """"How many questions does the patient ask?", "on how many occasions does the doctor say X?":
+    the subject's turns in the window that carry the thing counted."""
+    spec = ctx.spec
+    who = ctx.speakers_for(spec.subject)
+    terms = [t for t in spec.terms if t not in COUNT_WORDS]
+    asks = any(t.startswith("question") for t in terms)
+    terms = [t for t in terms if not t.startswith("question")]
+    stems = [_stem(t) for t in terms if len(t) > 3]
+    hits = []
+    for s in ctx.segments:
+        if not s["text"].strip() or not ctx.in_window(s["start_s"], s["end_s"]):
+            continue
+        if who is not None and ctx.label_of(s) not in who:
+            continue
+        words = [_stem(w) for w in re.findall(r"[a-z']+", s["text"].lower())]
+        if stems and not any(st in words or any(w.startswith(st) for w in words) for st in stems):
+            continue
+        n = s["text"].count("?") if asks else 1
+        hits += [ctx.evidence(s, "keyword")] * n
+    what = "questions" if asks else f"turns mentioning {' '.join(terms[:3])}" if terms else "turns"
+    by = "" if spec.subject.kind == "anyone" else f" by {spec.subject.describe()}"
+    claim = {"kind": "speech", "terms": terms}
+    uniq = list({id(e): e for e in hits}.values())
+    if not hits:
+        return Result("0", f"No {what}{by} {ctx.window_words()}.", [], claim, True)
+    return Result(str(len(hits)), f"{len(hits)} {what}{by} {ctx.window_words()}: {cites(uniq, 12)}.", uniq, claim)

@@ -1,0 +1,89 @@
+"""Findings against a hand-made truth: precision and recall of (concept, status) pairs.
+
+    .venv/bin/python benchmarks/findings_bench.py [--truth-file TRUTH.json] [--findings FINDINGS.json] [-v]
+    .venv/bin/python benchmarks/findings_bench.py --all     # dev, both bank consultations, the held-out script
+
+The extractor reads the script's own turns of the consultation section (text, speaker and role
+from the recording's truth file), so this measures extraction and status, not ASR or roles.
+The true findings (benchmarks/findings_truth/<recording>.json) were written by hand from the
+script text. Pairs are compared as sets: a fact said twice counts once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from harp_desktop.findings.extract import extract  # noqa: E402
+from harp_desktop.findings.model import Turn  # noqa: E402
+
+DEV = Path("/work/shared/data/dev/dev_long_01.truth.json")
+ALL = [DEV, REPO / "benchmarks/bank/audio/bank_rec_01.truth.json", REPO / "benchmarks/bank/audio/bank_rec_02.truth.json",
+       REPO / "benchmarks/findings_truth/heldout_consult_01.script.json"]
+_ROLE = {"doctor": "clinician", "clinician": "clinician", "patient": "patient"}
+
+
+def consultation_turns(truth: dict) -> list[Turn]:
+    """Speech turns inside the recording's consultation section(s), in time order."""
+    sections = [s for s in truth["sections"] if s["name"].startswith("consultation")]
+    turns = []
+    for e in sorted(truth["events"], key=lambda e: e["start_s"]):
+        if not e.get("text") or "speech" not in e["kind"]:
+            continue
+        if any(s["start_s"] <= e["start_s"] < s["end_s"] for s in sections):
+            turns.append(Turn(len(turns), e["start_s"], e["end_s"], e["speaker"], _ROLE.get(e.get("role") or "", "other"), e["text"]))
+    return turns
+
+
+def score(found: set[tuple[str, str]], true: set[tuple[str, str]]) -> tuple[float, float]:
+    tp = len(found & true)
+    return (tp / len(found) if found else 1.0), (tp / len(true) if true else 1.0)
+
+
+def run(truth_file: Path, findings_file: Path | None, verbose: bool) -> tuple[float, float]:
+    truth = json.loads(truth_file.read_text())
+    name = Path(truth["recording"]).stem
+    true_file = findings_file or REPO / "benchmarks" / "findings_truth" / f"{name}.json"
+    true = {(f["concept"], f["status"]) for f in json.loads(true_file.read_text())["findings"]}
+    turns = consultation_turns(truth)
+    t0 = time.perf_counter()
+    findings = extract(turns)
+    dt = time.perf_counter() - t0
+    if verbose:
+        for f in findings:
+            print(f"  {f.start_s:7.1f} {f.role or '-':9} {f.kind:11} {f.status:12} {f.concept}" + (f" [{f.value}]" if f.value else ""))
+    found = {(f.concept, f.status) for f in findings}
+    p, r = score(found, true)
+    print(f"{name}: {len(turns)} turns, {len(findings)} findings, {len(found)} distinct (concept, status) pairs, truth {len(true)}")
+    print(f"precision {p:.3f}  recall {r:.3f}  (extract: {dt * 1000:.1f} ms)")
+    for label, pairs in (("false", found - true), ("missed", true - found)):
+        for c, st in sorted(pairs):
+            print(f"  {label}: {c} / {st}")
+    return p, r
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--truth-file", type=Path, default=DEV, help="the recording's truth file (sections, events)")
+    ap.add_argument("--findings", type=Path, help="hand-made true findings (default benchmarks/findings_truth/<recording>.json)")
+    ap.add_argument("--all", action="store_true", help="every consultation with a hand-made truth")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every finding")
+    args = ap.parse_args()
+    if not args.all:
+        run(args.truth_file, args.findings, args.verbose)
+        return 0
+    rows = [(f.name, *run(f, None, args.verbose)) for f in ALL if f.exists()]
+    print("\nrecording                                precision  recall")
+    for name, p, r in rows:
+        print(f"{name:40} {p:9.3f} {r:7.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

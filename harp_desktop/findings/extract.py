@@ -1,0 +1,270 @@
+"""Findings from diarised turns: concepts, their status, who said them and when.
+
+Pure and fast (no model): turns -> utterances (a speaker's consecutive turns) -> sentences ->
+concept matches (vocab) -> status (assertion) and values (values) -> findings. A question and
+its answer are one statement: the concepts a question asks about become findings only through
+the answer, said by the one who answered ("Any blood in it?" / "No, no blood at all").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from .assertion import answer_polarity, has_fine_word, quality, sentence_status
+from .model import Finding, Turn
+from .values import describe, find_values
+from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, load, tokenize, utterances
+
+VOCABULARY_PATH = VOCAB_PATH  # the index stage hashes it into its fingerprint
+
+# Which values belong to which kind of finding.
+_VALUE_KINDS = {
+    "medication": ("dose", "frequency"),
+    "vital": ("temperature", "bp", "percent", "rate", "weight"),
+    "history": ("per_day", "ago", "duration"),
+    "symptom": ("duration",),
+    "plan": ("duration",),
+}
+_VITAL_VALUE = {"body temperature": "temperature", "blood pressure": "bp", "oxygen saturation": "percent",
+                "heart rate": "rate", "respiratory rate": "rate", "body weight": "weight"}
+# Questions a yes or a no does not answer.
+_OPEN_QUESTION = ("how", "how's", "hows", "what", "what's", "when", "when's", "where", "which", "who", "why")
+_FIRST_PERSON = frozenset("i i'm i've i'd me my myself".split())
+_THIRD_PERSON = frozenset("she her he him his she's he's".split())
+_SUBORDINATE = frozenset("when while whilst after because if since who which".split())
+# Words of a question's concept phrase that do not by themselves name it in an answer.
+_NOT_ELLIPTIC = frozenset(
+    "a an the any my your in it of at all on to up pain pains feeling feel problem problems bit some have had has get "
+    "getting been chest head back arm leg neck stomach tummy throat ear eye eyes nose skin when you i cough coughing "
+    "bringing coming go goes down into".split())
+DEDUPE_S = 30.0  # the same fact from the same voice within this many seconds is said once
+
+
+def _version() -> str:
+    """The rules' own fingerprint: any edit to these modules re-runs the findings stage."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256(b"".join((here / f"{m}.py").read_bytes() for m in ("extract", "vocab", "assertion", "values")))
+    return "extract-" + digest.hexdigest()[:12]
+
+
+VERSION = _version()
+
+
+def mentioned_concepts(text: str) -> list[str]:
+    """Preferred terms a text names, whatever its form or status ("Did the patient report
+    shortness of breath?" -> ["dyspnoea"]). ``extract`` gives nothing for an unanswered
+    question by design, so a question's own concepts come from here."""
+    vocab = load()
+    return list(dict.fromkeys(m.concept.term for m in vocab.match(tokenize(text)) if m.how != "probe"))
+
+
+def extract(turns: list[Turn]) -> list[Finding]:
+    """All findings of a stretch of diarised turns, in time order."""
+    vocab = load()
+    utts = utterances(turns, vocab)
+    elicited: set[int] = set()  # findings that answer a clinician's question
+    paired = _pairs(utts, vocab, elicited)
+    out: list[Finding] = []
+    for u in utts:
+        for si, s in enumerate(u.sentences):
+            if s.question:
+                continue
+            for m in s.matches:
+                q, pol, qlocal = paired.pop((id(u), si, m.start), (None, None, None))
+                st = _statement_status(u, si, m)
+                if st is None:
+                    continue
+                if q is not None and st == "affirmed" and (qlocal == "family" or (si > 0 and pol == "historical")):
+                    st = qlocal if qlocal == "family" else pol  # "Do you smoke?" "I gave up. Before that I smoked..."
+                out += _emit(vocab, m.concept.term, st, u, [s], q, m)
+                if q is not None and q.role == "clinician":
+                    elicited.update(id(f) for f in out[-1:])
+    for f in paired.values():  # pairs whose answer named nothing: the answer's polarity decided
+        if isinstance(f, Finding):
+            out.append(f)
+    return _dedupe(_roles(_derive(vocab, out), elicited))
+
+
+def _statement_status(u: Utterance, si: int, m: Match) -> str | None:
+    s = u.sentences[si]
+    if m.how == "probe":  # "My breathing feels normal": only with a word for how it is
+        return quality(s.clause_tokens(m.start))
+    return sentence_status(u, si, m)
+
+
+def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict:
+    """Question-answer pairs. Keys (utterance, sentence, start) of answer mentions map to the
+    question utterance (so the mention's finding spans both); ints map to ready findings."""
+    paired: dict = {}
+    for k, u in enumerate(utts[:-1]):
+        block = u.trailing_questions()
+        a = utts[k + 1]
+        if not block or a.speaker == u.speaker or not a.sentences:
+            continue
+        first = a.sentences[0].tokens
+        pol = answer_polarity(first)
+        foci = [(s, m) for s in block for m in s.focus(_SUBORDINATE)]
+        mentions = [_find_mention(a, m) for _, m in foci]
+        for (s, m), mention in zip(foci, mentions, strict=True):
+            open_q = bool(s.tokens) and s.tokens[0] in _OPEN_QUESTION
+            if mention is not None:
+                paired[(id(a), *mention)] = (u, pol, sentence_status(None, 0, m, sentence=s))
+                continue
+            if any(mentions):
+                continue  # "Eaten anything unusual, or been abroad?" "I haven't been abroad": the No is about travel
+            if m.concept.kind == "allergy" and _allergy_answer(vocab, a, u, paired):
+                continue
+            st = _answer_status(s, m, a, first, open_q)
+            if st is not None:
+                f = _emit(vocab, m.concept.term, st, a, [a.sentences[0]], u, m, question=s)
+                paired[len(paired) + 10**9] = f[0] if f else None
+                if f and u.role == "clinician":
+                    elicited.add(id(f[0]))
+    return paired
+
+
+def _answer_status(q: Sentence, m: Match, a: Utterance, first: list[str], open_q: bool) -> str | None:
+    if m.how == "probe":
+        if open_q:
+            return quality(first)
+        pol = answer_polarity(first)
+        if has_fine_word(q.tokens) and pol in ("affirmed", "negated"):  # "Sleeping okay?" "Not really."
+            return "negated" if pol == "affirmed" else "affirmed"
+        return pol if pol != "family" else None
+    if open_q:
+        return None  # "How's the cough?" "Better": not a yes or a no
+    pol = answer_polarity(first)
+    local = sentence_status(None, 0, m, sentence=q)  # "anyone in your family", "as a child"
+    if pol == "affirmed":
+        return local if local in ("family", "historical") else "affirmed"
+    if pol == "historical" and local == "family":
+        return "family"
+    if pol == "family" and m.concept.kind != "history" and local != "family":
+        return None  # a Yes about someone else is not an answer about this
+    return pol
+
+
+def _find_mention(a: Utterance, m: Match) -> tuple[int, int] | None:
+    """Where the answer names the asked concept, in full or by a word of the question's phrase
+    ("a sharp pain?" / "It isn't sharp")."""
+    words = {w for w in m.surface.split() if w not in _NOT_ELLIPTIC and len(w) > 2}
+    for si, s in enumerate(a.sentences):
+        for x in s.matches:
+            if x.concept.term == m.concept.term and x.how != "probe":  # "every night" does not name sleep
+                return si, x.start
+    for si, s in enumerate(a.sentences):
+        if s.question:
+            continue
+        for i, t in enumerate(s.tokens):
+            if t in words and not any(x.start <= i < x.end for x in s.matches):
+                s.matches.append(Match(m.concept, i, i + 1, t, "ellipsis"))
+                s.matches.sort(key=lambda x: x.start)
+                return si, i
+    return None
+
+
+def _allergy_answer(vocab: Vocabulary, a: Utterance, q: Utterance, paired: dict) -> bool:
+    """"Any allergies?" / "Penicillin, it gives me a rash. And ibuprofen too.": the drugs named
+    are the allergies."""
+    found = False
+    for si, s in enumerate(a.sentences):
+        for x in s.matches:
+            if x.concept.kind == "medication":
+                x.concept = vocab.allergy_for(x.concept)
+                paired[(id(a), si, x.start)] = (q, None, None)
+                found = True
+    return found
+
+
+def _emit(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[Sentence],
+          q: Utterance | None, m: Match, question: Sentence | None = None) -> list[Finding]:
+    c = vocab.get(term)
+    if c.fixed_status:
+        status = c.fixed_status
+    if u.role == "clinician" and c.as_exam and status in ("affirmed", "negated") and not sents[0].recap():
+        c = vocab.get(c.as_exam)  # "I can hear a wheeze" is an examination finding
+    if c.term == "follow-up" and status == "hypothetical" and u.role == "clinician":
+        c, status = vocab.get("safety-netting"), "affirmed"  # "if it gets worse, come back and see me"
+    if c.kind == "vital" and status == "negated":
+        return []  # "I haven't checked my temperature": a reading not taken is not a finding
+    if c.term == "sick contacts" and status == "family":
+        status = "affirmed"
+    if u.role == "other" and status != "hypothetical" and _about_self(sents[0].tokens):
+        if status == "negated":
+            return []  # a companion denying something of their own says nothing about the patient
+        status = "family"  # the companion's own cold or smoking, not the patient's
+    segs = {i for s in sents for i in s.segments}
+    if q is not None:
+        qsents = [question] if question is not None else q.trailing_questions()
+        segs |= {i for s in qsents for i in s.segments}
+        turns = q.turns + u.turns
+    else:
+        turns = u.turns
+    chosen = [t for t in turns if t.segment_id in segs] or u.turns
+    return [Finding(
+        concept=c.term, category=c.category, kind=c.kind, status=status, speaker=u.speaker, role=u.role,
+        start_s=min(t.start_s for t in chosen), end_s=max(t.end_s for t in chosen),
+        text=" ".join(t.text.strip() for t in chosen), value=_value(c.term, c.kind, u, sents[0], m),
+        segment_ids=tuple(t.segment_id for t in chosen),
+    )]
+
+
+def _about_self(tokens: list[str]) -> bool:
+    return bool(_FIRST_PERSON.intersection(tokens)) and not _THIRD_PERSON.intersection(tokens)
+
+
+def _value(term: str, kind: str, u: Utterance, s: Sentence, m: Match) -> str | None:
+    kinds = _VALUE_KINDS.get(kind, ())
+    if term == "fever":
+        kinds = ("temperature", "duration")
+    if term in _VITAL_VALUE:
+        kinds = (_VITAL_VALUE[term],)
+    if not kinds:
+        return None
+    # The sentence's values after this concept and before the next one; for doses, readings and
+    # habits also the following sentences that name nothing ("Levothyroxine. Fifty micrograms.").
+    nxt = min((x.start for x in s.matches if x.start > m.start and x.concept.kind == kind), default=len(s.tokens))
+    vals = [v for v in find_values(s.tokens) if (v.start >= m.start or kind != "medication") and v.start < nxt]
+    if kind in ("medication", "vital", "history") or term == "fever":
+        idx = u.sentences.index(s)
+        for later in u.sentences[idx + 1 : idx + 3]:
+            if later.matches or later.question:
+                break
+            vals += find_values(later.tokens)
+    value = describe(vals, kinds)
+    if value is None and term in ("heart rate", "respiratory rate", "blood glucose"):
+        value = next((w for w, i, _ in s.numbers() if w[0].isdigit() and i >= m.end), None)  # "pulse is 102"
+    return value
+
+
+def _derive(vocab: Vocabulary, fs: list[Finding]) -> list[Finding]:
+    """Someone around the patient with an infection is a sick contact."""
+    extra = []
+    for f in fs:
+        if f.status == "family" and vocab.get(f.concept).contagious:
+            c = vocab.get("sick contacts")
+            extra.append(Finding(c.term, c.category, c.kind, "affirmed", f.speaker, f.role, f.start_s, f.end_s,
+                                 f.text, None, f.segment_ids))
+    return fs + extra
+
+
+def _roles(fs: list[Finding], elicited: set[int]) -> list[Finding]:
+    """Examinations and plans are the clinician's: a patient saying "plenty of water" plans nothing.
+    The patient's answer to the clinician's "Is it sore when I press here?" still counts."""
+    return [f for f in fs if f.kind not in ("examination", "plan") or f.role in (None, "clinician") or id(f) in elicited]
+
+
+def _dedupe(fs: list[Finding]) -> list[Finding]:
+    fs.sort(key=lambda f: (f.start_s, f.end_s))
+    kept: list[Finding] = []
+    last: dict[tuple, Finding] = {}
+    for f in fs:
+        k = (f.concept, f.status, f.speaker)
+        prev = last.get(k)
+        if prev is not None and f.start_s - prev.end_s <= DEDUPE_S:
+            prev.value = prev.value or f.value
+            continue
+        kept.append(f)
+        last[k] = f
+    return kept

@@ -1,0 +1,389 @@
+"""The concept vocabulary (resources/clinical_concepts.json) and matching it in words.
+
+Matching is exact on normalised tokens (longest phrase wins), then fuzzy and phonetic for
+medication names only: ASR spells drug names it has rarely heard ("levothyroxin",
+"amoxycillin", "para cetamol"), while everyday symptom words come out right.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+VOCAB_PATH = Path(__file__).resolve().parents[2] / "resources" / "clinical_concepts.json"
+
+# Words, numbers (38.2 stays one token), and the punctuation that bounds sentences and clauses.
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|[,;:/%]|[.?!]+")
+
+# English words within fuzzy reach of a drug name; an ASR error never turns a drug into these.
+_NOT_DRUGS = frozenset("aspiring augmenting clarity singular prevented codeline".split())
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case tokens; hyphens split ("x-ray" == "x ray"), apostrophes kept ("isn't"), and
+    spelled-out letters joined ("E C G" == "ECG")."""
+    out: list[str] = []
+    run: list[str] = []
+    for t in _TOKEN.findall(text.lower().replace("\u2019", "'").replace("-", " ")) + [""]:
+        if len(t) == 1 and t.isalpha() and t not in ("a", "i"):
+            run.append(t)
+            continue
+        out += ["".join(run)] if len(run) > 1 else run
+        run = []
+        if t:
+            out.append(t)
+    return out
+
+
+# Whose body it is does not change the concept: "blood in your urine" is "blood in my urine",
+# "does it wake you up" is "it wakes me up".
+_PERSON = {"your": "my", "you": "i", "me": "i", "you're": "i'm", "you've": "i've", "yourself": "myself",
+           "you'd": "i'd", "you'll": "i'll"}
+# Plurals that are other words in the singular ("bloods" are tests, "a cold" is not "colds").
+_KEEP_PLURAL = frozenset("bloods colds falls sweats spots waters glasses pints fits".split())
+# Words a phrase may carry or not: "lost any weight" is "lost weight".
+_SKIPPABLE = frozenset("any some much a the my".split())
+
+
+def key(token: str) -> str:
+    """Matching key: plural and possessive endings dropped, so "headaches" finds "headache"."""
+    token = _PERSON.get(token, token)
+    if token in _KEEP_PLURAL:
+        return token
+    if token.endswith("'s"):
+        return token[:-2]
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def phonetic(word: str) -> str:
+    """A small Metaphone-like code: spellings that sound alike ("amoxycillin"/"amoxicillin",
+    "parasetamol"/"paracetamol", "levothyroxin"/"levothyroxine") get the same code."""
+    w = re.sub(r"[^a-z]", "", word.lower())
+    if not w:
+        return ""
+    for a, b in (("ph", "f"), ("ck", "k"), ("qu", "kw"), ("x", "ks"), ("th", "t"), ("gh", "g"), ("wh", "w")):
+        w = w.replace(a, b)
+    w = re.sub(r"c(?=[eiy])", "s", w).replace("c", "k").replace("z", "s").replace("y", "i")
+    w = re.sub(r"^kn", "n", w)
+    head, tail = w[0], re.sub(r"[aeiou]", "", w[1:])
+    return re.sub(r"(.)\1+", r"\1", head + tail)
+
+
+@dataclass(frozen=True)
+class Concept:
+    term: str
+    kind: str
+    category: str
+    synonyms: tuple[str, ...]
+    probes: tuple[str, ...] = ()
+    as_exam: str | None = None
+    allergens: tuple[str, ...] = ()
+    contagious: bool = False
+    fixed_status: str | None = None
+
+
+@dataclass
+class Match:
+    """A concept found in a sentence: token positions [start, end) and how it was found."""
+
+    concept: Concept
+    start: int
+    end: int
+    surface: str
+    how: str = "exact"  # exact | fuzzy | phonetic | probe
+
+
+@dataclass
+class Vocabulary:
+    concepts: dict[str, Concept]
+    phrases: dict[tuple[str, ...], Concept] = field(default_factory=dict)
+    probes: dict[tuple[str, ...], Concept] = field(default_factory=dict)
+    drug_names: dict[str, Concept] = field(default_factory=dict)
+    drug_codes: dict[str, list[str]] = field(default_factory=dict)
+    senses: dict[str, dict[str, str]] = field(default_factory=dict)
+    loose: dict[tuple[str, ...], Concept] = field(default_factory=dict)
+    longest: int = 1
+
+    def __post_init__(self) -> None:
+        for concept in self.concepts.values():
+            for phrase in concept.synonyms:
+                toks = tuple(key(t) for t in tokenize(phrase))
+                other = self.phrases.get(toks)
+                if other is not None and other.term != concept.term:
+                    raise ValueError(f"synonym {phrase!r} belongs to {other.term!r} and {concept.term!r}")
+                self.phrases[toks] = concept
+                self.longest = max(self.longest, len(toks))
+                bare = tuple(t for t in toks if t not in _SKIPPABLE)
+                if len(bare) >= 2:
+                    self.loose.setdefault(bare, concept)
+                if concept.kind == "medication":
+                    # Drug names also match written as one word ("co amoxiclav" -> "coamoxiclav").
+                    joined = "".join(tokenize(phrase))
+                    if len(joined) >= 5 and joined.isalpha():
+                        self.drug_names[joined] = concept
+            for probe in concept.probes:
+                self.probes[tuple(key(t) for t in tokenize(probe))] = concept
+        # Fuzzy targets are generic names (and long alternative spellings): brand names such as
+        # "Singulair" or "Augmentin" sit too close to English words ("singular", "augmenting").
+        self._names = [n for n, c in self.drug_names.items() if n == "".join(tokenize(c.term)) or len(n) >= 10]
+        for name in self._names:
+            self.drug_codes.setdefault(phonetic(name), []).append(name)
+        self._drug_cache: dict[str, tuple[Concept, str] | None] = {}
+
+    def get(self, term: str) -> Concept:
+        return self.concepts[term]
+
+    def allergy_for(self, drug: Concept) -> Concept:
+        """The allergy concept covering a drug ("amoxicillin" -> penicillin allergy)."""
+        for c in self.concepts.values():
+            if c.kind == "allergy" and drug.term in c.allergens:
+                return c
+        return self.concepts["drug allergy"]
+
+    def match(self, tokens: list[str]) -> list[Match]:
+        """Concepts in one sentence, left to right, longest phrase first; then drug names that
+        ASR misspelled or split, in the gaps the exact pass left."""
+        keys = [key(t) for t in tokens]
+        found: list[Match] = []
+        covered = [False] * len(tokens)
+        i = 0
+        while i < len(tokens):
+            best = self._exact_at(keys, i) or (0, None)
+            loose = self._loose_at(keys, i)
+            if loose and loose[0] > best[0]:
+                best = loose
+            n, concept = best
+            if concept is not None:
+                found.append(Match(concept, i, i + n, " ".join(tokens[i : i + n])))
+                covered[i : i + n] = [True] * n
+                i += n
+            else:
+                i += 1
+        found += self._fuzzy(tokens, covered)
+        found += self._probes(keys, covered)
+        return self._senses(sorted(found, key=lambda m: m.start))
+
+    def _exact_at(self, keys: list[str], i: int) -> tuple[int, Concept] | None:
+        for n in range(min(self.longest, len(keys) - i), 0, -1):
+            concept = self.phrases.get(tuple(keys[i : i + n]))
+            if concept is not None:
+                return n, concept
+        return None
+
+    def _loose_at(self, keys: list[str], i: int) -> tuple[int, Concept] | None:
+        """A phrase said with an extra or missing "any"/"the"/"my" ("lost any weight", "blood
+        in the stool"): the span in the sentence and the concept, longest first."""
+        if keys[i] in _SKIPPABLE:
+            return None
+        idx = [k for k in range(i, min(len(keys), i + self.longest + 3)) if keys[k] not in _SKIPPABLE]
+        for n in range(min(self.longest, len(idx)), 1, -1):
+            concept = self.loose.get(tuple(keys[k] for k in idx[:n]))
+            if concept is not None:
+                return idx[n - 1] + 1 - i, concept
+        return None
+
+    def _senses(self, found: list[Match]) -> list[Match]:
+        """"Any black stools, or any mucus?": mucus said with a bowel concept is mucus in stool."""
+        cats = {m.concept.category for m in found}
+        for i, m in enumerate(found):
+            alt = self.senses.get(m.surface, {})
+            for cat, term in alt.items():
+                if cat in cats and any(x.concept.category == cat for x in found if x is not m):
+                    found[i] = Match(self.concepts[term], m.start, m.end, m.surface, m.how)
+        return found
+
+    def _fuzzy(self, tokens: list[str], covered: list[bool]) -> list[Match]:
+        out: list[Match] = []
+        i = 0
+        while i < len(tokens):
+            hit = None
+            for n in (3, 2, 1):  # joined pieces first: "para cetamol", "levo thyrox in"
+                piece = tokens[i : i + n]
+                if len(piece) < n or any(covered[i : i + n]) or not all(t.isalpha() for t in piece):
+                    continue
+                hit = self._drug(piece)
+                if hit:
+                    out.append(Match(hit[0], i, i + n, " ".join(piece), hit[1]))
+                    covered[i : i + n] = [True] * n
+                    i += n
+                    break
+            if not hit:
+                i += 1
+        return out
+
+    def _drug(self, piece: list[str]) -> tuple[Concept, str] | None:
+        word = "".join(piece)
+        if word not in self._drug_cache:  # an hour of speech repeats its words; score each once
+            self._drug_cache[word] = self._drug_uncached(piece, word)
+        return self._drug_cache[word]
+
+    def _drug_uncached(self, piece: list[str], word: str) -> tuple[Concept, str] | None:
+        # Short names ("statin", "senna") sit among English words ("station", "sienna"): exact only.
+        if len(word) < 7 or (len(piece) == 1 and word in _NOT_DRUGS):
+            return None
+        if len(piece) > 1 and word in self.drug_names:
+            return self.drug_names[word], "exact"
+        best = process.extractOne(word, self._names, scorer=fuzz.ratio, score_cutoff=70)
+        if best is None:
+            return None
+        name, score = best[0], best[1]
+        if len(name) < 7:
+            return None
+        if score >= 88 and name[0] == word[0]:
+            return self.drug_names[name], "fuzzy"
+        # Sounding alike only counts with some spelling in common: short codes collide widely
+        # ("situation" and "statin" are both s-t-n).
+        if score >= 75 and len(phonetic(word)) >= 4 and name in self.drug_codes.get(phonetic(word), ()):
+            return self.drug_names[name], "phonetic"
+        return None
+
+    def _probes(self, keys: list[str], covered: list[bool]) -> list[Match]:
+        out = []
+        for i in range(len(keys)):
+            for n in (2, 1):
+                concept = self.probes.get(tuple(keys[i : i + n]))
+                if concept is not None and not any(covered[i : i + n]):
+                    out.append(Match(concept, i, i + n, " ".join(keys[i : i + n]), "probe"))
+                    covered[i : i + n] = [True] * n
+                    break
+        return out
+
+
+@lru_cache(maxsize=4)
+def load(path: str | None = None) -> Vocabulary:
+    """The vocabulary, parsed once per process."""
+    data = json.loads(Path(path or VOCAB_PATH).read_text(encoding="utf-8"))
+    concepts = {}
+    for d in data["concepts"]:
+        concepts[d["term"]] = Concept(
+            term=d["term"], kind=d["kind"], category=d["category"], synonyms=tuple(d["synonyms"]),
+            probes=tuple(d.get("probes", ())), as_exam=d.get("as_exam"), allergens=tuple(d.get("allergens", ())),
+            contagious=bool(d.get("contagious", False)), fixed_status=d.get("fixed_status"),
+        )
+    return Vocabulary(concepts, senses=data.get("senses", {}))
+
+
+# ---- the text units the extractor reads: a speaker's utterance, split into sentences
+
+_QUESTION_START = frozenset("do does did have has had are is was were any anything can could would will how what "
+                            "when where which who why".split())
+_RECAP = ("you've", "you're", "you said", "you mentioned", "you get", "you feel", "you have")
+_ALLERGY_WORDS = frozenset("allergic allergy allergies reaction reactions react reacted".split())
+JOIN_GAP_S = 2.0  # a speaker's turns closer than this are one utterance (ASR splits sentences)
+
+
+@dataclass
+class Sentence:
+    tokens: list[str]
+    question: bool
+    segments: set[int]
+    matches: list[Match] = field(default_factory=list)
+
+    def clause_tokens(self, i: int) -> list[str]:
+        """The tokens of the comma-free stretch around position i."""
+        a = max((k + 1 for k in range(i) if self.tokens[k] in ",;:"), default=0)
+        b = min((k for k in range(i, len(self.tokens)) if self.tokens[k] in ",;:"), default=len(self.tokens))
+        return self.tokens[a:b]
+
+    def focus(self, subordinate: frozenset[str]) -> list[Match]:
+        """What a question asks about: not what it mentions after "when"/"if" ("Are you bringing
+        up any phlegm when you cough?" asks about phlegm, not the cough)."""
+        out, skip = [], set()
+        for i, t in enumerate(self.tokens):
+            if t in subordinate and i > 0:  # to the end of that clause: ", or needing to go more often?" is asked
+                j = next((k for k in range(i, len(self.tokens)) if self.tokens[k] in (",", "or")), len(self.tokens))
+                skip.update(range(i + 1, j))
+        for m in self.matches:
+            if m.start not in skip:
+                out.append(m)
+        return out
+
+    def recap(self) -> bool:
+        """The clinician repeating the patient ("you've been wheezy"), not examining."""
+        joined = " ".join(self.tokens)
+        return any(f" {r} " in f" {joined} " for r in _RECAP)
+
+    def numbers(self) -> list[tuple[str, int, int]]:
+        from .values import fold_numbers
+
+        return fold_numbers(self.tokens)
+
+
+@dataclass
+class Utterance:
+    speaker: str | None
+    role: str | None
+    turns: list
+    sentences: list[Sentence]
+
+    def trailing_questions(self) -> list[Sentence]:
+        """The questions that end the utterance: the ones left for the other voice to answer."""
+        out: list[Sentence] = []
+        for s in reversed(self.sentences):
+            if not s.question:
+                break
+            out.append(s)
+        return out[::-1]
+
+
+def utterances(turns: list, vocab: Vocabulary) -> list[Utterance]:
+    """Consecutive turns of one voice joined, split into sentences with their concepts."""
+    groups: list[list] = []
+    for t in turns:
+        prev = groups[-1][-1] if groups else None
+        same = prev is not None and prev.speaker == t.speaker and prev.role == t.role and (t.speaker or t.role)
+        if same and t.start_s - prev.end_s < JOIN_GAP_S:
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    return [_utterance(g, vocab) for g in groups]
+
+
+def _utterance(group: list, vocab: Vocabulary) -> Utterance:
+    tagged = [(tok, t.segment_id) for t in group for tok in tokenize(t.text)]
+    punctuated = any(tok[0] in ".?!" for tok, _ in tagged)
+    sentences, cur = [], []
+    for tok, seg in tagged + [(".", None)]:
+        if tok[0] in ".?!":
+            if cur:
+                words = [w for w, _ in cur]
+                q = "?" in tok or (not punctuated and words[0] in _QUESTION_START)
+                sentences.append(Sentence(words, q, {s for _, s in cur}))
+            cur = []
+        else:
+            cur.append((tok, seg))
+    for s in sentences:
+        s.matches = _fever(vocab, s.tokens, _allergies(vocab, s.tokens, vocab.match(s.tokens)))
+    return Utterance(group[0].speaker, group[0].role, group, sentences)
+
+
+def _allergies(vocab: Vocabulary, tokens: list[str], matches: list[Match]) -> list[Match]:
+    """"I'm allergic to amoxicillin": the drug after an allergy word is the allergy to it."""
+    out: list[Match] = []
+    for m in matches:
+        window = tokens[max(0, m.start - 4) : m.start]
+        if m.concept.kind == "medication" and _ALLERGY_WORDS.intersection(window):
+            if out and out[-1].concept.term in ("allergy", "drug allergy") and out[-1].end >= m.start - 4:
+                out.pop()
+            m = Match(vocab.allergy_for(m.concept), m.start, m.end, m.surface, m.how)
+        out.append(m)
+    return out
+
+
+def _fever(vocab: Vocabulary, tokens: list[str], matches: list[Match]) -> list[Match]:
+    """"A slight temperature", "a bit of a temperature" is having a fever; "your temperature
+    is 37.9" is the measurement. An article before the word and no reading after it decides."""
+    for i, m in enumerate(matches):
+        if m.concept.term == "body temperature" and "a" in tokens[max(0, m.start - 3) : m.start]:
+            if not any(t[0].isdigit() for t in tokens[m.end :]) and "point" not in tokens[m.end :]:
+                matches[i] = Match(vocab.get("fever"), m.start, m.end, m.surface, m.how)
+    return matches
