@@ -53,11 +53,14 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
                   r"is|was|were)\b|\bwhere in the (recording|audio)\b|\bhow (soon|long) (into|after the start)\b"
                   r"|\b(point me to|show me|take me to|jump to|locate|find|identify|pinpoint)\b.{0,30}\b(where|moment|"
                   r"time|point|spot|place)\b"
+                  r"|\b(give|tell me|what is|what's|note) (me )?the (start|starting|end|ending|finish) time\b|\bstart time\b"
                   r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", I)
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
                    r"any)\b", I)
 WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|whom|how(?! many))\b", I)
+# "Significant weight loss?", "Any melaena?": a bare noun phrase asked as a question is a yes/no question.
+BARE = re.compile(r"^\s*(?:any |some |significant |much |a |an )?[a-z' -]{2,40}\?\s*$", I)
 # "Does the cough sound dry or wet?": a choice between two words asks which, not whether.
 CHOICE = re.compile(r"\b\w+\W{0,2} or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", I)
 # Alternatives that exclude each other ("wet or dry?") ask which one; "sharp or stabbing?" or
@@ -78,7 +81,7 @@ def choice(text: str) -> bool:
 
 
 TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", I)
-LAST = re.compile(r"(last|final|latest|closing)(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", I)
+LAST = re.compile(r"\b(last|final|latest|closing)\b(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", I)
 # An event named in a "when she coughs" clause sets the scene; it is not what is asked about.
 SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", I)
 YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", I)
@@ -145,7 +148,7 @@ CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) 
 # -- sections and categories --------------------------------------------------------
 SECTION_WORDS = {
     "consultation": re.compile(r"\b(consultation|appointment|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
-                               r"examination|check-?up|in the (clinic|surgery|room))\b"),
+                               r"check-?up|in the (clinic|surgery|room))\b"),
     "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe call\b"),
     "unrelated": re.compile(r"\bwaiting room\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
                             r"\bafter the consultation\b"),

@@ -137,6 +137,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "exists", 0.9
     if lx.DESCRIBE.search(u):
         return "describe", 0.6
+    if lx.BARE.match(u) and not lx.WH_QUESTION.match(u):
+        return "exists", 0.9
     return "what_said", 0.4
 
 
@@ -191,7 +193,10 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     spec.ordinal = "last" if lx.LAST.search(u) else "first"
     t = lx.TOPIC.search(u)
     spec.topic = lx.content_terms(t.group(2)) if t else []
-    spec.terms = lx.content_terms(u)
+    # Topic words only: the window's own words ("near the end") and the subject's are not the topic.
+    framing = set(lx.content_terms(spec.window_text or "")) | {"end", "start", "beginning", "near", "first", "last",
+                                                                 "final", "minute", "minutes", "seconds"}
+    spec.terms = [t for t in lx.content_terms(lx.SCENE.sub(" ", u)) if t not in framing]
     if spec.target == "event" and spec.event is None and cues.get("sound"):
         spec.event = None  # the clip's own sound class is read at answer time
     return spec

@@ -185,8 +185,12 @@ class AnswerContext:
             return got
         if subject.kind == "named":
             want = (subject.name or "").lower()
-            return {s["label"] for s in self.speakers if want in {s["label"].lower(), (s["name"] or "").lower()}
-                    or re.sub(r"^speaker[ _]", "", want) == re.sub(r"^speaker_", "", s["label"].lower())}
+            got = {s["label"] for s in self.speakers if want in {s["label"].lower(), (s["name"] or "").lower()}
+                   or re.sub(r"^speaker[ _]", "", want) == re.sub(r"^speaker_", "", s["label"].lower())}
+            if not got and self.cue_wavs.get("speaker") is not None:
+                # "Speaker X: [clip]": a name the recording does not know is the voice of the speaker clip.
+                return self.cue_speakers()
+            return got
         if subject.kind == "at_time" and subject.at_s is not None:
             seg = self.segment_at(subject.at_s)
             if seg is None or not self.label_of(seg):
@@ -231,7 +235,8 @@ class AnswerContext:
         inside = [s for s in spoken if s["start_s"] - 0.25 <= t <= s["end_s"] + 0.25]
         if inside:
             return min(inside, key=lambda s: s["end_s"] - s["start_s"])
-        near = [(min(abs(t - s["start_s"]), abs(t - s["end_s"])), s) for s in spoken]
+        # "The woman at 00:41" names when she starts speaking: measure to the start of each turn.
+        near = [(abs(t - s["start_s"]), s) for s in spoken]
         near = [x for x in near if x[0] <= within]
         return min(near, key=lambda x: x[0])[1] if near else None
 

@@ -277,7 +277,17 @@ def answer_locate(ctx: AnswerContext) -> Result:
         return Result("Not found", "The emotion of the example clip could not be read.", [], claim, False)
     ctx.notes.append(f"the emotion example sounds {label}")
     segs = _subject_segments(ctx, spec.subject)
-    pr = probs(ctx)
+    wav = ctx.cue_wavs.get("speaker")
+    if not segs and wav is not None:
+        # No turn passes the voice threshold (emotional speech moves a voice's embedding): the three
+        # turns in the window closest to the clip's voice are the candidates, and the answer says so.
+        by_id = {s["id"]: s for s in ctx.segments}
+        near = [e for a, b in ctx.windows for e in ctx.tools.speaker(wav, None, a, b, k=3)]
+        segs = [by_id[e.segment_id] for e in sorted(near, key=lambda e: -e.scores["speaker"])[:3]
+                if e.segment_id in by_id]
+        if segs:
+            ctx.notes.append("no turn matched the speaker clip closely; chose among the 3 closest voices in the window")
+    pr = {s["id"]: p for s in segs if (p := probs_of(ctx, s))}
     ranked = sorted((s for s in segs if s["id"] in pr), key=lambda s: -pr[s["id"]].get(label, 0.0))
     if not ranked:
         return Result("Not found", f"No classified speech by {spec.subject.describe()} {ctx.window_words()}.", [],

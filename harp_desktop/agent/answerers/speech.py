@@ -19,8 +19,9 @@ from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
 # Sounds that are also symptoms of a body system: "were respiratory symptoms exhibited?" hears them.
+# (YAMNet's "breathing" and "gasp" fire on ordinary speech pauses: they are not symptoms.)
 SOUND_CATEGORY = {"cough": "respiratory", "wheeze": "respiratory", "sneeze": "respiratory",
-                  "throat_clearing": "respiratory", "breathing": "respiratory", "gasp": "respiratory"}
+                  "throat_clearing": "respiratory"}
 MENTION = re.compile(r"\b(mention\w*|talk\w* about|bring up|brought up|discuss\w*|ask\w* about|refer\w* to|say anything about)\b",
                      re.I)
 KIND_WORDS = {
@@ -44,7 +45,8 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         from harp_desktop.findings.extract import mentioned_concepts
     except ImportError:
         return []
-    return mentioned_concepts(lx.QUOTE_FREE.sub(" ", ctx.spec.question))
+    # "Is anything coming up when she coughs?": the scene clause names no concept asked about.
+    return mentioned_concepts(lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question)))
 
 
 def _ev(ctx: AnswerContext, f) -> Evidence:
@@ -156,6 +158,21 @@ def _term_hits(ctx: AnswerContext, terms: list[str], who: set[str] | None) -> li
     return sorted(out, key=lambda e: e.start_s)
 
 
+def term_status(text: str, terms: list[str]) -> str | None:
+    """The assertion status (the findings layer's rules) of the first question term in ``text``."""
+    from harp_desktop.findings import assertion
+    from harp_desktop.findings.vocab import tokenize
+
+    stems = [t[:5] for t in terms if len(t) > 3]
+    for sent in re.split(r"(?<=[.!?])\s+", text):
+        toks = tokenize(sent)
+        i = next((k for k, w in enumerate(toks) if any(w.startswith(st) for st in stems)), None)
+        if i is not None:
+            span_ = (i, i + 1)
+            return assertion.status(toks, span_, assertion.find_cues(toks, [span_]), assertion.clause_ids(toks))
+    return None
+
+
 def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
     """"Did the doctor mention antibiotics?": whether the words (or the concept) were said, whatever their status."""
     spec = ctx.spec
@@ -168,6 +185,12 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
         cited = _term_hits(ctx, spec.terms, who)[:4]
     claim = {"kind": "speech", "terms": spec.terms}
     where = ctx.window_words()
+    if cited and not MENTION.search(spec.question) and not found:
+        # "Does he have to fast?" answered by "no need to fast": whether it was said, and how.
+        said = [(term_status(e.text, spec.terms), e) for e in cited]
+        if said and all(st == "negated" for st, _ in said):
+            return Result("No", "No — said in the negative: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}"
+                                                                           for _, e in said[:3]) + ".", cited, claim)
     if cited:
         return Result("Yes", f"Yes — mentioned {where}: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}"
                                                                      for e in cited[:3]) + ".", cited, claim)
@@ -192,7 +215,9 @@ def when(ctx: AnswerContext) -> Result:
                       + (f"; its {'last' if t == b else 'first'} words are at {span(cited[0])}." if cited else "."),
                       cited, {"kind": "time"})
     concepts = question_concepts(ctx)
-    found = sorted((f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)), key=lambda f: f.start_s)
+    kinds = [k for k, p in KIND_WORDS.items() if p.search(spec.question)] if not concepts else []
+    found = sorted((f for f in ctx.findings if (f.concept in concepts or f.kind in kinds) and _in_scope(ctx, f)),
+                   key=lambda f: f.start_s)
     cited = [_ev(ctx, f) for f in found] or _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
     claim = {"kind": "speech", "terms": ctx.spec.terms}
     if not cited:
@@ -247,14 +272,28 @@ def _options_word(spec, word: str) -> str:
     if "patient" in word:
         return "patient"
     m = lx.CLINICIAN.search(spec.question)
-    if m and ("clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower()):
-        return m.group(2).lower()
+    if "clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower():
+        # The question's own word for the clinician, else "doctor (clinician)": the reader may have said either.
+        return m.group(2).lower() if m else "doctor (clinician)"
     return word.replace("the ", "", 1)
+
+
+WH_HEAD = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(?:what|which)\b((?:\s+[\w'-]+){1,4})", re.I)
+
+
+def asked_kinds(question: str) -> list[str]:
+    """Kinds of finding a wh-question asks for by its head noun ("which medicines...", "what was the
+    blood pressure reading?"), not by any word in it ("how long must he stay off work?" asks no list)."""
+    m = WH_HEAD.match(lx.QUOTE_FREE.sub(" ", question))
+    if not m:
+        return []
+    head = m.group(1)
+    return [k for k, p in KIND_WORDS.items() if p.search(head)]
 
 
 def listing(ctx: AnswerContext) -> Result | None:
     """"What medication does she take?" / "what did the doctor advise?": findings of that kind, or None."""
-    kinds = [k for k, p in KIND_WORDS.items() if p.search(lx.QUOTE_FREE.sub(" ", ctx.spec.question))]
+    kinds = asked_kinds(ctx.spec.question)
     if not kinds:
         return None
     concepts = question_concepts(ctx)
@@ -264,6 +303,10 @@ def listing(ctx: AnswerContext) -> Result | None:
         pool = narrowed or pool
     if not pool:
         return None
+    # Examinations, diagnoses and plans are the clinician's words; a patient's "I had depression" is history.
+    by_clinician = [f for f in pool if f.role == "clinician"]
+    if set(kinds) <= {"examination", "diagnosis", "plan"} and by_clinician:
+        pool = by_clinician
     pool = sorted(pool, key=lambda f: f.start_s)[:6]
     first = "; ".join(f.concept + (f" {f.value}" if f.value else "") for f in pool)
     cited = [_ev(ctx, f) for f in pool]
@@ -284,10 +327,22 @@ def count(ctx: AnswerContext) -> Result:
     """"How many questions does the patient ask?", "on how many occasions does the doctor say X?":
     the subject's turns in the window that carry the thing counted."""
     spec = ctx.spec
+    kinds = [k for k, p in KIND_WORDS.items() if p.search(re.sub(r"^.*?\bhow many\b", "", spec.question, flags=re.I)[:40])]
+    if kinds and not spec.quote:
+        # "How many medicines does he take?": distinct findings of that kind, not turns.
+        found = {f.concept: f for f in sorted(ctx.findings, key=lambda f: f.start_s)
+                 if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed",) and f.role != "clinician"}
+        cited = [_ev(ctx, f) for f in found.values()]
+        return Result(str(len(found)), f"{len(found)} {', '.join(kinds)} finding(s) {ctx.window_words()}: "
+                      + "; ".join(f"{c} {span(e)}" for c, e in zip(found, cited, strict=True)) + ".", cited,
+                      {"kind": "finding", "concepts": list(found)}, bool(found))
     who = ctx.speakers_for(spec.subject)
     terms = [t for t in spec.terms if t not in COUNT_WORDS]
     asks = any(t.startswith("question") for t in terms)
-    terms = [t for t in terms if not t.startswith("question")]
+    about = re.search(r"\babout\s+(.{3,60}?)\s*[?.]?$", spec.question, re.I)
+    # Counting someone's questions: every question of theirs, unless the question says what about.
+    terms = lx.content_terms(about.group(1)) if asks and about else [] if asks else \
+        [t for t in terms if not t.startswith("question")]
     stems = [_stem(t) for t in terms if len(t) > 3]
     hits = []
     for s in ctx.segments:
