@@ -1,6 +1,7 @@
 """Roles, sections and cough attribution of the findings stage against truth files.
 
     .venv/bin/python benchmarks/findings_roles_bench.py [--library DIR] [--asr base] [AUDIO TRUTH.json ...]
+    .venv/bin/python benchmarks/findings_roles_bench.py --library DIR --stored --bank   # dev + bank, as stored
 
 Default recordings: the bundled sample (resources/samples/consultation.flac) and the dev
 recording (/work/shared/data/dev/dev_long_01.flac). Each is indexed into the library
@@ -8,7 +9,9 @@ recording (/work/shared/data/dev/dev_long_01.flac). Each is indexed into the lib
 minutes on 2 cores the first time). Per recording it prints every diarised voice with its
 truth speaker (most overlap), truth role and found role; role accuracy (by voice and by
 speaking time); the sections found and the consultation's boundaries against truth; the
-speakers the coughs were attributed to; and the stage's time per hour of audio.
+speakers the coughs were attributed to; and the stage's time per hour of audio. ``--stored``
+reads what the library holds without indexing (to measure an earlier run); ``--bank`` adds
+the two bank consultations to the defaults (and drops the sample unless it is indexed).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEFAULTS = [(REPO / "resources/samples/consultation.flac", REPO / "resources/samples/consultation.truth.json"),
             (Path("/work/shared/data/dev/dev_long_01.flac"), Path("/work/shared/data/dev/dev_long_01.truth.json"))]
+BANK = [(REPO / f"benchmarks/bank/audio/bank_rec_0{i}.flac", REPO / f"benchmarks/bank/audio/bank_rec_0{i}.truth.json")
+        for i in (1, 2)]
 TRUTH_ROLE = {"doctor": "clinician", "clinician": "clinician", "patient": "patient"}
 SPEECH = ("speech", "tts_speech", "emotion_speech")
 
@@ -70,11 +75,16 @@ def clock(s: float) -> str:
     return f"{int(s // 60):02d}:{s % 60:04.1f}"
 
 
-def report(lib, audio: Path, truth_path: Path, asr: str) -> dict:
+def report(lib, audio: Path, truth_path: Path, asr: str, stored: bool = False) -> dict:
+    from types import SimpleNamespace
+
     from harp_desktop.api import IndexOptions
 
     truth = json.loads(truth_path.read_text(encoding="utf-8"))
-    res = lib.index(audio, IndexOptions(asr_profile=asr))
+    if stored:
+        res = SimpleNamespace(sha256=lib.recording(audio)["sha256"], ran=[])
+    else:
+        res = lib.index(audio, IndexOptions(asr_profile=asr))
     rec = lib.recording(res.sha256)
     rid = rec["id"]
     segs = lib.db.segments(rid)
@@ -93,6 +103,8 @@ def report(lib, audio: Path, truth_path: Path, asr: str) -> dict:
     sections = lib.sections(res.sha256)
     print("  sections: " + ", ".join(f"{s.kind} {clock(s.start_s)}-{clock(s.end_s)} ({s.confidence:.2f})"
                                     for s in sections))
+    for s in truth.get("sections") or []:
+        print(f"  truth section {s['name']}: {s['start_s']:.1f}-{s['end_s']:.1f} s")
     t0, t1 = truth_consultation(truth)
     cons = [s for s in sections if s.kind == "consultation"]
     if cons:
@@ -128,15 +140,25 @@ def main() -> None:
     ap.add_argument("pairs", nargs="*", metavar="AUDIO TRUTH", help="audio and truth file, in pairs")
     ap.add_argument("--library", help="library folder to index into / reuse (default: a new temporary one)")
     ap.add_argument("--asr", default="base")
+    ap.add_argument("--stored", action="store_true", help="read the library as it is; index nothing")
+    ap.add_argument("--bank", action="store_true", help="also the two bank consultations")
     args = ap.parse_args()
     if len(args.pairs) % 2:
         ap.error("give AUDIO TRUTH.json in pairs")
-    pairs = [(Path(a), Path(t)) for a, t in zip(args.pairs[::2], args.pairs[1::2], strict=True)] or DEFAULTS
+    pairs = [(Path(a), Path(t)) for a, t in zip(args.pairs[::2], args.pairs[1::2], strict=True)] or (
+        DEFAULTS + BANK if args.bank else DEFAULTS)
     from harp_desktop.api import Library
 
     with Library(args.library or tempfile.mkdtemp(prefix="harp-findings-")) as lib:
         print(f"library {lib.folder}, ASR {args.asr}")
-        done = [report(lib, a, t, args.asr) for a, t in pairs if a.exists()]
+        done = []
+        for a, t in pairs:
+            if not a.exists():
+                continue
+            if args.stored and lib.db.find_recording(str(a.resolve())) is None:
+                print(f"\n{a.name}: not in this library (--stored indexes nothing)")
+                continue
+            done.append(report(lib, a, t, args.asr, args.stored))
     right, total = sum(d["right"] for d in done), sum(d["voices"] for d in done)
     print(f"\nall recordings: roles right for {right:.0f}/{total:.0f} voices")
 

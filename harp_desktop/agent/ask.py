@@ -256,14 +256,14 @@ class Asker:
         timings["parse"] = time.perf_counter() - t0
         tools = RecordingTools(self.lib, rec)
         ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
-        if given_spans is None:
+        audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
+        if given_spans is None and audio is None:
             t0 = time.perf_counter()
             typed = answerers.answer(ctx)
             if typed is not None:
                 timings["answer"] = time.perf_counter() - t0
                 return self._typed_answer(question, rec, spec, ctx, typed, notes, timings, t_all)
         cue_wav = cue_wavs.get("sound", cue_wavs.get("speaker"))
-        audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
         t0 = time.perf_counter()
         plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
         if spec.operation in ("what_said", "describe") and not plan.quality:
@@ -328,7 +328,7 @@ class Asker:
         timings["total"] = time.perf_counter() - t_all
         models = {"llm": getattr(self.llm, "name", None), "planner": plan.source,
                   "audio_llm": audio.describe() if heard is not None else None}
-        if supported and self.llm is not None and settled is None:
+        if supported and self.llm is not None and settled is None and heard is None:
             # The model's citations must share a word with the question or its answer (EChO verify).
             kept, dropped = support.check([e for e in evidence if (e.start_s, e.end_s) in verdict.citations
                                            or any(abs(e.start_s - a) < 1 and abs(e.end_s - b) < 1
@@ -365,8 +365,11 @@ class Asker:
         # heard") cites nothing, so it is an answer without support, as before.
         supported = res.supported and bool(verdict.citations)
         timings["total"] = time.perf_counter() - t_all
+        tool = {"event": "label", "emotion": "label", "voice": "speaker", "speakers": "time"}.get(spec.target, "keyword")
         plan = {"intent": spec.operation, "operation": spec.operation, "target": spec.target, "source": spec.source,
-                "query": spec.to_dict(), "sets": [{"start_s": a, "end_s": b} for a, b in ctx.windows]}
+                "target_event": res.claim.get("label") if res.claim.get("kind") == "event" else None,
+                "query": spec.to_dict(),
+                "sets": [{"start_s": a, "end_s": b, "calls": [{"tool": tool, "args": {}}]} for a, b in ctx.windows]}
         models = {"llm": getattr(self.llm, "name", None) if "llm" in spec.source else None, "planner": spec.source,
                   "audio_llm": None}
         result = ans.Answer(question, res.first, verdict.rationale, supported, kept, verdict.citations, plan, timings,

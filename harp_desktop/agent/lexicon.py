@@ -46,7 +46,8 @@ EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotion
                         r"|\bemotional (state|tone|colou?r)\b|\btone of voice\b"
                         r"|\bwhat (is|was) (his|her|their|the speaker's|the patient's|the doctor's) (mood|tone|emotion|feeling)"
                         r"|\bhow (is|was|are|were) (he|she|they|the speaker|the patient) feeling\b", I)
-WHEN_ALL = re.compile(r"\b(every|each|all the) (time|moment|occasion)s?\b|\ball (the )?(moments|times|occasions|instances)\b"
+WHEN_ALL = re.compile(r"\bfind (all |more |other )?(the )?(sounds?|moments?|parts?|places?|ones?|more|others?)\b.{0,20}"
+                      r"\blike (this|that|the)\b|\b(every|each|all the) (time|moment|occasion)s?\b|\ball (the )?(moments|times|occasions|instances)\b"
                       r"|\b(list|give) (all|every|the times)\b", I)
 WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! of (day|night|the day|the night))|\bfind (the|a) (first )?(moment|time|point|"
                   r"place)\b|\b(point|moment|time) (at|in) which\b|\bhow far (in|into)\b|\btimestamp\b|\bwhen (did|does|do|"
@@ -73,11 +74,14 @@ OPPOSITES = [{"wet", "dry"}, {"productive", "dry"}, {"better", "worse"}, {"left"
 
 
 def choice(text: str) -> bool:
-    m = CHOICE.search(text)
-    if not m:
-        return False
-    words = re.findall(r"[a-z]+", m.group(0).lower())
-    return len(words) >= 2 and any({words[0], words[-1]} == pair for pair in OPPOSITES)
+    """Two excluding alternatives joined by "or" ("wet (with mucus) or dry?")."""
+    low = text.lower()
+    for pair in OPPOSITES:
+        a, b = sorted(pair, key=lambda w: low.find(f" {w}"))
+        i, j = low.find(f" {a}"), low.find(f" {b}")
+        if i >= 0 and j > i and re.search(r"\bor\b", low[i:j + len(b) + 1]) and j - i < 60:
+            return True
+    return False
 
 
 TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", I)

@@ -112,6 +112,14 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     return uniq[0], uniq[1:]
 
 
+def _asks_quality(q: str) -> bool:
+    from harp_desktop.agent.rules import ABOUT_SOUND, analyse
+
+    quality = analyse(q, False).quality
+    # "Does she have a productive cough?" asks what she has; "does it sound wet?" asks about the sound.
+    return quality is not None and (quality != "wet or dry" or re.search(ABOUT_SOUND, q.lower()) is not None)
+
+
 def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     """(operation, confidence): the rules fire on the grammar of the question, not its topic."""
     u = _unquoted(q)
@@ -131,6 +139,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "when_all", 1.0
     if lx.WHEN.search(u):
         return "when_first", 1.0
+    if _asks_quality(q):
+        return "describe", 0.95  # "is the wheeze inspiratory?": what a sound is like (rules.SOUND_QUALITIES)
     if lx.YESNO.match(u) or lx.YESNO_TAIL.search(u):
         if lx.choice(u) and not lx.WHO.search(u):
             return "describe", 0.8

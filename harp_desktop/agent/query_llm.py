@@ -29,6 +29,9 @@ def refine(spec: QuerySpec, llm, notes: list[str]) -> QuerySpec:
     except Exception as exc:  # noqa: BLE001 - the rule parse stands, said aloud
         notes.append(f"the model could not read the question ({str(exc)[:60]}); used the rules")
         return spec
+    if not isinstance(raw, dict):
+        notes.append("the model's reading of the question was not an object; used the rules")
+        return spec
     reconcile(spec, raw.get("operation"), raw.get("target"), "llm")
     if spec.subject.kind == "anyone" and raw.get("subject") in ("patient", "clinician"):
         spec.subject = Subject(raw["subject"])

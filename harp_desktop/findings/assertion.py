@@ -180,13 +180,15 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
             between = tokens[c.end : a] if before else tokens[b : c.start]
             words = [t for t in between if t.isalnum() or "'" in t]
             if (before and c.direction == "fwd" and same_clause and len(words) <= 8 and not _NEG_STOPS.intersection(between)) or (
-                    after and c.direction == "bwd" and same_clause and len(words) <= 4):
+                    after and c.direction == "bwd" and same_clause and len(words) <= 4 and "," not in between):
                 hits.add("neg")
         elif c.kind == "hypo":
             # "If X, ... come back": everything after the cue; before it, only its own clause up to
             # a comma ("I'll see you in a week, or sooner if ..." keeps the week a plan).
-            if after and (not same_clause or "," in tokens[b : c.start]):
-                continue
+            if after and (not same_clause or "," in tokens[b : c.start] or "sooner" in tokens[b : c.start]):
+                continue  # "see you again in one week or sooner if ...": the "if" is the sooner's (ASR drops the comma)
+            if before and not same_clause and tokens[c.start] in ("if", "unless"):
+                continue  # "... what to do if it gets worse, and I'll see you again in four weeks": a new clause
             if speaker_role not in (None, "clinician") and tokens[c.start] in ("if", "unless") and not _FUTURE.intersection(tokens):
                 continue  # "If I climb the stairs I get breathless": the patient's habit, not a conditional
             hits.add("hypo")
@@ -242,6 +244,14 @@ def _skip_fillers(tokens: list[str]) -> list[str]:
     while i < len(tokens) and (tokens[i] in _FILLERS or tokens[i] in ",."):
         i += 1
     return tokens[i:]
+
+
+def opens_answer(tokens: list[str]) -> bool:
+    """Whether an answer opens with a yes, a no, a hedge or a how-often ("Two nights a week")."""
+    words = _skip_fillers(tokens)
+    if words and (words[0] in _NUMBER_WORDS - {"a"} or words[0][0].isdigit()):
+        return True
+    return any(_phrase_at(words, 0, phrases) for _, phrases in _ANSWERS)
 
 
 def answer_polarity(tokens: list[str]) -> str | None:
@@ -300,8 +310,8 @@ def sentence_status(u, si: int, m, sentence=None) -> str:
     spans = [(x.start, x.end) for x in s.matches]
     cues = find_cues(s.tokens, spans)
     # "If it gets worse, come back" is one safety-net phrase; its "if" still governs the rest.
-    cues += [Cue("hypo", "both", x.start, x.start + 1) for x in s.matches
-             if x is not m and "if" in x.surface.split() and x.concept.fixed_status]
+    cues += [Cue("hypo", "both", x.start + k, x.start + k + 1) for x in s.matches
+             if x is not m and "if" in (w := x.surface.split()) and x.concept.fixed_status for k in [w.index("if")]]
     other = False
     if u is not None and refers_back(s.tokens):
         k = si - 1

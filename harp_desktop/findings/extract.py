@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .assertion import answer_polarity, has_fine_word, quality, sentence_status
+from .assertion import answer_polarity, has_fine_word, opens_answer, quality, sentence_status
 from .model import Finding, Turn
 from .values import describe, find_values
 from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, load, tokenize, utterances
@@ -32,6 +32,10 @@ _VITAL_VALUE = {"body temperature": "temperature", "blood pressure": "bp", "oxyg
 _OPEN_QUESTION = ("how", "how's", "hows", "what", "what's", "when", "when's", "where", "which", "who", "why")
 _FIRST_PERSON = frozenset("i i'm i've i'd me my myself".split())
 _THIRD_PERSON = frozenset("she her he him his she's he's".split())
+# How a speaker says a complaint is their own ("i've been" sneezing, "i've got" a sore throat).
+_OWN = frozenset(tuple(p.split()) for p in "i've been|i have been|i've got|i have got|i've had|i have had|i've caught|"
+                 "i caught|i'm getting|i've been getting".split("|"))
+_OWN_FILLER = frozenset("a an some the bit of really bad terrible awful horrible nasty slight and , also".split())
 _SUBORDINATE = frozenset("when while whilst after because if since who which".split())
 # Words of a question's concept phrase that do not by themselves name it in an answer.
 _NOT_ELLIPTIC = frozenset(
@@ -44,7 +48,8 @@ DEDUPE_S = 30.0  # the same fact from the same voice within this many seconds is
 def _version() -> str:
     """The rules' own fingerprint: any edit to these modules re-runs the findings stage."""
     here = Path(__file__).parent
-    digest = hashlib.sha256(b"".join((here / f"{m}.py").read_bytes() for m in ("extract", "vocab", "assertion", "values")))
+    modules = ("extract", "vocab", "assertion", "values", "questions")
+    digest = hashlib.sha256(b"".join((here / f"{m}.py").read_bytes() for m in modules))
     return "extract-" + digest.hexdigest()[:12]
 
 
@@ -115,6 +120,8 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
                 continue  # "Eaten anything unusual, or been abroad?" "I haven't been abroad": the No is about travel
             if m.concept.kind == "allergy" and _allergy_answer(vocab, a, u, paired):
                 continue
+            if _answers_something_else(a, foci, first):
+                continue
             st = _answer_status(s, m, a, first, open_q)
             if st is not None:
                 f = _emit(vocab, m.concept.term, st, a, [a.sentences[0]], u, m, question=s)
@@ -122,6 +129,16 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
                 if f and u.role == "clinician":
                     elicited.add(id(f[0]))
     return paired
+
+
+def _answers_something_else(a: Utterance, foci: list, first: list[str]) -> bool:
+    """"Any other symptoms, any headaches, crashes or joint pains?" (ASR for "rashes") / "I had
+    a rash on my arms last week, but it's cleared up now": with no yes or no first, an answer
+    naming a concept nobody asked about is about that concept; its "cleared up" says nothing
+    of the headaches."""
+    asked = {m.concept.term for _, m in foci}
+    own = any(x.how != "probe" and x.concept.term not in asked for x in a.sentences[0].matches)
+    return own and not opens_answer(first)
 
 
 def _answer_status(q: Sentence, m: Match, a: Utterance, first: list[str], open_q: bool) -> str | None:
@@ -190,6 +207,8 @@ def _emit(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[S
         return []  # "I haven't checked my temperature": a reading not taken is not a finding
     if c.term == "sick contacts" and status == "family":
         status = "affirmed"
+    if u.role == "clinician" and c.kind in ("symptom", "diagnosis") and status == "affirmed" and _own_complaint(sents[0], m):
+        status = "family"  # "I've been sneezing all week": not the patient's (a companion the diariser gave this voice)
     if u.role == "other" and status != "hypothetical" and _about_self(sents[0].tokens):
         if status == "negated":
             return []  # a companion denying something of their own says nothing about the patient
@@ -208,6 +227,20 @@ def _emit(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[S
         text=" ".join(t.text.strip() for t in chosen), value=_value(c.term, c.kind, u, sents[0], m),
         segment_ids=tuple(t.segment_id for t in chosen),
     )]
+
+
+def _own_complaint(s: Sentence, m: Match) -> bool:
+    """The speaker reporting a complaint of their own: "I've been sneezing all week and I've got a
+    sore throat and a runny nose" -- an experiencer phrase right before the concept (articles and
+    a "bad" between) or before the complaint it is listed with. "I've had a look at your chest",
+    "I had a patient with a cough", "I can feel a lump" are not it."""
+    i = m.start
+    while i > 0 and s.tokens[i - 1] in _OWN_FILLER:
+        i -= 1
+    if any(tuple(s.tokens[max(0, i - len(p)): i]) == p for p in _OWN):
+        return True
+    prev = next((x for x in s.matches if x.end <= i and x.end >= i - 1 and x is not m), None)
+    return prev is not None and s.tokens[prev.end: m.start][:1] in (["and"], [","]) and _own_complaint(s, prev)
 
 
 def _about_self(tokens: list[str]) -> bool:

@@ -5,7 +5,8 @@ examine ("take a deep breath", "let me listen to your chest"), explain and advis
 this is", "I'll prescribe", "if it gets worse, come back"); patients answer ("No, ...",
 "About a week"), describe symptoms in the first person ("I've had", "my chest") and ask
 the patient's questions ("Should I...?", "Is it serious?"). Voices heard only outside
-consultations are ``other``. A role set by hand wins and is reported with confidence 1.
+consultations (or clinical phone calls, see ``_callers``) are ``other``. A role set by hand wins
+and is reported with confidence 1.
 """
 
 from __future__ import annotations
@@ -79,27 +80,67 @@ def cue_scores(text: str) -> tuple[float, float]:
     return c, p
 
 
-def assign_roles(segments: list[dict], sections: list[Section], manual: dict[str, str] | None = None
-                 ) -> dict[str, RoleGuess]:
+def assign_roles(segments: list[dict], sections: list[Section], manual: dict[str, str] | None = None,
+                 calls: list[Section] | None = None) -> dict[str, RoleGuess]:
     """speaker label -> RoleGuess for every voice with speech (``segments``: dicts with
-    ``speaker`` = label, ``text``, ``start_s``, ``end_s``); ``manual``: roles set by hand."""
+    ``speaker`` = label, ``text``, ``start_s``, ``end_s``); ``manual``: roles set by hand;
+    ``calls``: the clinical phone calls (``sections.clinical_sections``). A recording whose only
+    clinical stretch is a call (a telephone consultation) is read from the call; otherwise the
+    call's voices not heard in the consultation are placed by ``_callers``."""
     manual = {k: v for k, v in (manual or {}).items() if v in ROLES}
     turns = spoken_turns(segments)
-    stats: dict[str, list[float]] = {}  # label -> [clinician, patient, turns in consultation]
-    for t in turns:
-        row = stats.setdefault(t["speaker"], [0.0, 0.0, 0])
-        if in_sections(t["start_s"], t["end_s"], sections):
-            c, p = cue_scores(t["text"])
-            row[0] += c
-            row[1] += p
-            row[2] += 1
+    consult = [s for s in sections if s.kind == "consultation"]
+    calls, kind = calls or [], "consultation"
+    if calls and not any(in_sections(t["start_s"], t["end_s"], consult) for t in turns):
+        consult, calls, kind = calls, [], "phone_call"
+    stats = _stats(turns, consult, kind)
     main = {k for k, _ in sorted(stats.items(), key=lambda kv: -kv[1][2])[:2] if stats[k][2]}
     out = {label: _guess(row, label in main) for label, row in stats.items()}
     _one_of_each(out)
+    if calls:
+        _callers(out, _stats(turns, calls, "phone_call"))
     for label, role in manual.items():
         prev = out.get(label, RoleGuess(role, 1.0, "manual"))
         out[label] = RoleGuess(role, 1.0, "manual", prev.clinician_score, prev.patient_score, prev.turns)
     return out
+
+
+def _stats(turns: list[dict], sections: list[Section], kind: str) -> dict[str, list[float]]:
+    """label -> [clinician cue weight, patient cue weight, turns] inside ``sections`` (every
+    voice gets a row, with zeros when it is heard only elsewhere)."""
+    stats: dict[str, list[float]] = {}
+    for t in turns:
+        row = stats.setdefault(t["speaker"], [0.0, 0.0, 0])
+        if in_sections(t["start_s"], t["end_s"], sections, kind):
+            c, p = cue_scores(t["text"])
+            row[0] += c
+            row[1] += p
+            row[2] += 1
+    return stats
+
+
+def _callers(guesses: dict[str, RoleGuess], stats: dict[str, list[float]]) -> None:
+    """Voices of a clinical phone call that the consultation did not place (a phone line changes
+    a voice enough for the diariser to give it a new label): when no patient is heard on the
+    call, its most patient-like voice is the patient (patient cues outweighing clinician ones:
+    "I've still got the runs", "can I hand in the sample"); a voice saying clearly what a
+    clinician says is the clinician; the rest (a receptionist booking a test) other. Weak
+    guesses: a call is short and one-sided."""
+    callers = {k: row for k, row in stats.items() if row[2] and not guesses[k].turns}
+    if not callers:
+        return
+    on_call = {k for k, row in stats.items() if row[2]}
+    has_patient = any(guesses[k].role == "patient" for k in on_call - set(callers))
+    margin = {k: (row[0] - row[1]) / row[2] for k, row in callers.items()}
+    patient = None if has_patient else min(sorted(margin), key=lambda k: margin[k])
+    for k, row in callers.items():
+        n, cs, ps = int(row[2]), round(row[0] / row[2], 3), round(row[1] / row[2], 3)
+        if k == patient and margin[k] < 0:
+            guesses[k] = RoleGuess("patient", min(0.7, _confidence(margin[k], n)), "auto", cs, ps, n)
+        elif margin[k] >= THIRD_MIN_MARGIN and n >= THIRD_MIN_TURNS:
+            guesses[k] = RoleGuess("clinician", min(0.7, _confidence(margin[k], n)), "auto", cs, ps, n)
+        else:
+            guesses[k] = RoleGuess("other", 0.6, "auto", cs, ps, n)
 
 
 def _guess(row: list[float], main: bool) -> RoleGuess:

@@ -1,12 +1,16 @@
 """Which stretches of a recording are a consultation, a phone call, or unrelated speech.
 
-Only the turn structure, the words and the bandwidth tell them apart: a consultation is a
-back-and-forth between two voices about clinical things; a phone call is a two-voice
-exchange that is not clinical (often band-limited: nothing above ~3.6 kHz); everything
-else that is speech (a waiting room, a radio, someone reading aloud: long monologues,
-many voices, no clinical words) is unrelated. Findings are extracted from consultations
-only. ``dialogue_span`` (the longest two-voice exchange) is what the agent used before
-sections existed; ``agent/sections.py`` re-exports it.
+Only the turn structure, the words and the bandwidth tell them apart. A consultation is a
+back-and-forth between two voices about clinical things, with at least one question answered
+by the other voice: a man reading a newspaper aloud to his neighbour ("fever grips the town",
+"painful to watch") has the words but not the exchange, so it is unrelated. A phone call is a
+two-voice exchange heard through a telephone band (``band.phone_like``), whatever its words
+and whoever speaks: the patient ringing the surgery after the consultation is a phone call,
+not more consultation. Without audio, a non-clinical exchange is taken for a call, with less
+confidence. Everything else that is speech (a waiting room, a radio, a reading) is unrelated.
+Findings come from consultations and from clinical phone calls (``clinical_sections``).
+``dialogue_span`` (the longest two-voice exchange) is what the agent used before sections
+existed; ``agent/sections.py`` re-exports it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from harp_desktop.findings.band import band_measures, high_ceiling, phone_band, phone_like  # noqa: F401 (re-exported)
 from harp_desktop.findings.model import Section
+from harp_desktop.findings.questions import asks
 
 DIALOGUE = re.compile(r"\b(consultation|appointment|visit|examination|interview)\b", re.I)
 MAX_GAP_S = 6.0  # a longer silence ends the exchange
@@ -27,9 +33,10 @@ PHONE_MIN_CHANGES = 4  # a non-clinical exchange shorter than this is chatter, n
 CLINICAL_SHARE = 0.2  # share of an exchange's turns with a clinical word that makes it a consultation
 CLINICAL_MIN_TURNS = 2
 ABSORB_S = 12.0  # an unrelated stretch this short between two parts of one consultation belongs to it
-# Telephone band (see band_measures). Measured: the dev recording's call 2.0-2.2 dB spread,
-# 48-50 dB drop; every wideband turn of the sample and dev >= 10 dB spread.
-PHONE_MAX_SPREAD_DB, PHONE_MIN_DROP_DB = 6.0, 30.0
+SHARE_GAP_S = 2.0  # a turn this close to a third voice's is also the first of that voice's exchange
+SILENT_PAUSE_S = 90.0  # a consultation goes on through a silence this long (an examination)
+MONOLOGUE_SHARE = 0.8  # one voice with this share of an exchange's speech time is reading or telling
+MONOLOGUE_MIN_QA = 2  # ... unless the other voice answers this many of its questions
 
 # Words a consultation uses and small talk, a novel or a radio rarely does. Deliberately
 # broad: one stray hit in a waiting room is absorbed by CLINICAL_SHARE and CLINICAL_MIN_TURNS.
@@ -58,15 +65,19 @@ def spoken_turns(segments: list[dict]) -> list[dict]:
     return sorted((s for s in segments if s.get("speaker") and s["text"].strip()), key=lambda s: s["start_s"])
 
 
-def dialogue_runs(turns: list[dict], max_gap_s: float = MAX_GAP_S) -> list[Run]:
+def dialogue_runs(turns: list[dict], max_gap_s: float = MAX_GAP_S, channel: list | None = None) -> list[Run]:
     """Maximal two-voice runs over sorted turns, in time order (a third voice or a long
-    silence ends a run; a third voice's arrival may start the next run with the last speaker)."""
+    silence ends a run; a third voice arriving within SHARE_GAP_S starts the next run with the
+    last speaker: the patient's "Yes?" to the clinician who came to fetch them).
+    ``channel``: per turn, what it was heard through (band-limited or not); a change ends a run,
+    so a call right after a consultation, with the same patient, is a run of its own."""
     runs: list[Run] = []
     i = 0
     while i < len(turns):
         pair = {turns[i]["speaker"]}
         changes, j, third = 0, i + 1, False
-        while j < len(turns) and turns[j]["start_s"] - turns[j - 1]["end_s"] <= max_gap_s:
+        while (j < len(turns) and turns[j]["start_s"] - turns[j - 1]["end_s"] <= max_gap_s
+               and (channel is None or channel[j] == channel[j - 1])):
             spk = turns[j]["speaker"]
             if spk not in pair and len(pair) == 2:
                 third = True
@@ -75,7 +86,8 @@ def dialogue_runs(turns: list[dict], max_gap_s: float = MAX_GAP_S) -> list[Run]:
             changes += spk != turns[j - 1]["speaker"]
             j += 1
         runs.append(Run(i, j, changes, turns[i]["start_s"], turns[j - 1]["end_s"]))
-        i = max(i + 1, j - 1) if third else max(i + 1, j)
+        shared = third and turns[j]["start_s"] - turns[j - 1]["end_s"] <= SHARE_GAP_S
+        i = max(i + 1, j - 1) if shared else max(i + 1, j)
     return runs
 
 
@@ -88,39 +100,45 @@ def dialogue_span(segments: list[dict]) -> tuple[float, float] | None:
     return None if best is None else (max(0.0, best.start_s - EDGE_S), best.end_s + EDGE_S)
 
 
-def band_measures(audio: np.ndarray, start_s: float, end_s: float, sr: int = 16000, max_s: float = 3.0
-                  ) -> tuple[float, float]:
-    """(high-band range dB, speech-to-high-band drop dB) over at most ``max_s`` from the middle of a turn.
-
-    Range: the spread (95th - 5th percentile) of 4.5-7.5 kHz frame levels. Wideband speech
-    swings there by 10 dB or more (fricatives vs vowels and pauses); over a telephone line
-    nothing above ~3.6 kHz passes, so that band is the room's steady noise floor (~2 dB).
-    Drop: 300-1000 Hz vs 4.5-7.5 kHz level in the louder half of the frames (~50 dB on a
-    phone line; 10-36 dB for wideband voices, synthetic ones included)."""
-    mid = (start_s + end_s) / 2
-    half = min(max_s, end_s - start_s) / 2
-    x = np.asarray(audio[int(max(0.0, mid - half) * sr): int((mid + half) * sr)], np.float32)
-    n = 512
-    if len(x) < 4 * n:
-        return float("inf"), 0.0  # too short to tell: wideband, i.e. not a phone
-    frames = x[: len(x) // n * n].reshape(-1, n) * np.hanning(n).astype(np.float32)
-    power = np.abs(np.fft.rfft(frames, axis=1)) ** 2
-    freqs = np.fft.rfftfreq(n, 1 / sr)
-    high = power[:, (freqs >= 4500) & (freqs < 7500)].mean(1) + 1e-12
-    low = power[:, (freqs >= 300) & (freqs < 1000)].mean(1) + 1e-12
-    level = 10 * np.log10(high)
-    loud = power.sum(1) >= np.percentile(power.sum(1), 50)
-    spread = float(np.percentile(level, 95) - np.percentile(level, 5))
-    return spread, float(10 * np.log10(low[loud].mean() / high[loud].mean()))
-
-
-def phone_like(audio: np.ndarray, start_s: float, end_s: float) -> bool:
-    spread, drop = band_measures(audio, start_s, end_s)
-    return spread <= PHONE_MAX_SPREAD_DB and drop >= PHONE_MIN_DROP_DB
-
-
 def clinical_turns(turns: list[dict]) -> int:
     return sum(bool(CLINICAL.search(t["text"])) for t in turns)
+
+
+def channels(turns: list[dict], raw: list[bool | None]) -> list[bool]:
+    """Per turn, whether it was heard through a telephone band, from each turn's own measure
+    (True, False, None: too short to tell) and its neighbours' (within MAX_GAP_S). A call is
+    a stretch of band-limited turns: a band-limited turn between two wideband ones is a
+    wideband voice measured near the line (one clinician turn in a consultation), and a turn
+    too short to tell inside a call is part of it."""
+    out = []
+    for i, flag in enumerate(raw):
+        near = [raw[j] for j in (i - 1, i + 1) if 0 <= j < len(turns) and raw[j] is not None
+                and max(turns[i]["start_s"], turns[j]["start_s"]) - min(turns[i]["end_s"], turns[j]["end_s"]) <= MAX_GAP_S]
+        if flag is None:
+            out.append(bool(near) and all(near))
+        else:
+            out.append(bool(flag) and (not near or any(near)))
+    return out
+
+
+def question_answers(turns: list[dict]) -> int:
+    """Turns that ask a question (by "?" or by form) and are followed by the other voice."""
+    return sum(1 for a, b in zip(turns, turns[1:], strict=False) if b["speaker"] != a["speaker"] and asks(a["text"]))
+
+
+def monologue(turns: list[dict], qa: int) -> bool:
+    """One voice does nearly all the talking and is hardly ever answered: a reading aloud, a
+    story told, a radio -- even when full of symptom words."""
+    talk: dict[str, float] = {}
+    for t in turns:
+        talk[t["speaker"]] = talk.get(t["speaker"], 0.0) + t["end_s"] - t["start_s"]
+    total = sum(talk.values())
+    return total > 0 and max(talk.values()) >= MONOLOGUE_SHARE * total and qa < MONOLOGUE_MIN_QA
+
+
+def is_clinical(turns: list[dict]) -> bool:
+    n_clin = clinical_turns(turns)
+    return n_clin >= CLINICAL_MIN_TURNS and n_clin >= CLINICAL_SHARE * len(turns)
 
 
 def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = None) -> list[Section]:
@@ -129,28 +147,76 @@ def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = N
     ``phone(segment)`` says whether a turn sounds band-limited (``phone_like``); without it
     (no audio) a non-clinical exchange is still a phone call, with less confidence."""
     turns = spoken_turns(segments)
-    out: list[Section] = []
+    flags = channels(turns, [phone(t) for t in turns]) if phone is not None else None
+    if flags is not None:  # measured once per turn
+        measured = {id(t): f for t, f in zip(turns, flags, strict=True)}
+        phone = lambda t: measured[id(t)]  # noqa: E731
     covered = np.zeros(len(turns), bool)
-    for run in dialogue_runs(turns):
-        if run.changes < 1:
-            continue
-        lo = run.lo + 1 if covered[run.lo] and run.hi - run.lo > 2 else run.lo  # shared with the run before
-        chunk = turns[lo:run.hi]
-        start_s = chunk[0]["start_s"]
-        n_clin = clinical_turns(chunk)
-        share = n_clin / len(chunk)
-        if n_clin >= CLINICAL_MIN_TURNS and share >= CLINICAL_SHARE:
-            # More turn changes and more clinical words: more certain (a 2-turn exchange is thin).
-            conf = min(0.99, 0.5 + 0.1 * min(run.changes, 4) + 0.3 * min(1.0, share / 0.5))
-            out.append(Section("consultation", start_s, run.end_s, round(conf, 2)))
-        elif run.changes >= PHONE_MIN_CHANGES:
-            out.append(Section("phone_call", start_s, run.end_s, 0.9 if _band_limited(chunk, phone) else 0.6))
-        else:
-            continue
-        covered[lo:run.hi] = True
+    out: list[Section] = []
+    for kind, lo, hi, conf in _exchanges(turns, flags, phone):
+        out.append(Section(kind, turns[lo]["start_s"], max(t["end_s"] for t in turns[lo:hi]), conf))
+        covered[lo:hi] = True
     out += _unrelated(turns, covered, phone)
     out = _merge(sorted(out, key=lambda s: s.start_s))
     return [_pad(s, out, i) for i, s in enumerate(out)]
+
+
+def _exchanges(turns: list[dict], flags: list[bool] | None, phone) -> list[tuple[str, int, int, float]]:
+    """(kind, lo, hi, confidence) of the two-voice runs that are a consultation or a call.
+
+    A clinical run that is no monologue is a candidate; candidates close together (a third
+    voice or a pause splits a consultation into several runs) are one consultation if, together,
+    at least one question of theirs was answered."""
+    pieces: list[list] = []  # [kind, lo, hi, confidence, question-answers]
+    claimed = np.zeros(len(turns), bool)
+    for run in dialogue_runs(turns, channel=flags):
+        if run.changes < 1:
+            continue
+        lo = run.lo + 1 if claimed[run.lo] and run.hi - run.lo > 2 else run.lo  # shared with the run before
+        chunk = turns[lo:run.hi]
+        qa = question_answers(chunk)
+        if flags is not None and _band_limited(chunk, phone):
+            pieces.append(["phone_call", lo, run.hi, 0.9, qa])
+        elif is_clinical(chunk) and not monologue(chunk, qa):
+            # More turn changes and more clinical words: more certain (a 2-turn exchange is thin).
+            share = clinical_turns(chunk) / len(chunk)
+            conf = min(0.99, 0.5 + 0.1 * min(run.changes, 4) + 0.3 * min(1.0, share / 0.5))
+            pieces.append(["consultation", lo, run.hi, round(conf, 2), qa])
+        elif flags is None and run.changes >= PHONE_MIN_CHANGES and not monologue(chunk, qa):
+            pieces.append(["phone_call", lo, run.hi, 0.6, qa])
+        else:
+            continue
+        claimed[lo:run.hi] = True
+    group: list[list] = []
+    for piece in [*pieces, None]:
+        gap = turns[piece[1]]["start_s"] - turns[group[-1][2] - 1]["end_s"] if piece is not None and group else 0.0
+        near = (piece is not None and group and piece[0] == "consultation"
+                and (gap <= MAX_GAP_S + ABSORB_S or (gap <= SILENT_PAUSE_S and piece[1] <= group[-1][2])))
+        if group and not near:
+            if sum(p[4] for p in group) < 1:  # clinical words but nobody asked anything: not a consultation
+                pieces = [p for p in pieces if all(p is not g for g in group)]
+            group = []
+        if piece is not None and piece[0] == "consultation":
+            group.append(piece)
+    return [(k, lo, hi, conf) for k, lo, hi, conf, _ in pieces]
+
+
+def clinical_sections(sections: list[Section], segments: list[dict]) -> list[Section]:
+    """The sections findings come from: consultations, and phone calls about clinical things
+    (the patient ringing the surgery about his blood test and his diarrhoea, not the call
+    someone in the waiting room takes about the weekend)."""
+    turns = spoken_turns(segments)
+    out = []
+    for s in sections:
+        if s.kind == "consultation":
+            out.append(s)
+        elif s.kind == "phone_call" and is_clinical([t for t in turns if s.start_s <= _mid(t) <= s.end_s]):
+            out.append(s)
+    return out
+
+
+def _mid(t: dict) -> float:
+    return (t["start_s"] + t["end_s"]) / 2
 
 
 def _band_limited(turns: list[dict], phone: Callable[[dict], bool] | None) -> bool:
@@ -181,7 +247,9 @@ def _unrelated(turns: list[dict], covered: np.ndarray, phone: Callable[[dict], b
 
 
 def _merge(sections: list[Section]) -> list[Section]:
-    """Adjacent sections of one kind become one, and so do two of a kind around a short
+    """Adjacent sections of one kind become one (unrelated ones whatever the silence between
+    them: a waiting room with a pause is one waiting room; consultations across a silence of
+    up to SILENT_PAUSE_S with no speech in it: a pulse counted for a full minute), and so do two of a kind around a short
     unrelated stretch (a receptionist's remark, or a few turns diarised as a third voice,
     inside a consultation)."""
     out: list[Section] = []
@@ -189,8 +257,9 @@ def _merge(sections: list[Section]) -> list[Section]:
         if (len(out) >= 2 and out[-1].kind == "unrelated" and out[-2].kind == s.kind != "unrelated"
                 and out[-1].end_s - out[-1].start_s <= ABSORB_S and s.start_s - out[-2].end_s <= ABSORB_S + MAX_GAP_S):
             out.pop()
-        if out and out[-1].kind == s.kind and s.start_s - out[-1].end_s <= MAX_GAP_S + (
-                ABSORB_S if s.kind != "unrelated" else 0.0):
+        gap = s.start_s - out[-1].end_s if out else 0.0
+        if out and out[-1].kind == s.kind and (s.kind == "unrelated" or gap <= MAX_GAP_S + ABSORB_S
+                                               or (s.kind == "consultation" and gap <= SILENT_PAUSE_S)):
             prev = out[-1]
             out[-1] = Section(s.kind, prev.start_s, max(prev.end_s, s.end_s), max(prev.confidence, s.confidence))
         else:

@@ -13,7 +13,7 @@ from harp_desktop.findings.attribution import EventSpeaker, attribute_events
 from harp_desktop.findings.edits import apply_edits
 from harp_desktop.findings.model import CATEGORIES, KINDS, ROLES, STATUSES, Finding, Section, Turn
 from harp_desktop.findings.roles import RoleGuess, assign_roles
-from harp_desktop.findings.sections import find_sections, in_sections, phone_like
+from harp_desktop.findings.sections import clinical_sections, find_sections, phone_band
 from harp_desktop.store.db import LibraryDB
 
 Extractor = Callable[[list[Turn]], list[Finding]]
@@ -51,22 +51,42 @@ def _segments(db: LibraryDB, rid: int) -> list[dict]:
     return [{**s, "speaker": s["speaker_label"]} for s in db.segments(rid)]
 
 
-def clinical_turns(segments: list[dict], sections: list[Section], roles: dict[str, str]) -> list[Turn]:
-    """The extractor's input: turns whose middle lies in a consultation, with their roles."""
-    return [Turn(s["id"], s["start_s"], s["end_s"], s["speaker"], roles.get(s["speaker"] or ""), s["text"])
-            for s in sorted(segments, key=lambda s: s["start_s"])
-            if s["text"].strip() and in_sections(s["start_s"], s["end_s"], sections)]
+def clinical_turns(segments: list[dict], sections: list[Section], roles: dict[str, str]
+                   ) -> list[tuple[Section, list[Turn]]]:
+    """The extractor's input, one part per clinical section (a consultation, a clinical phone
+    call): the turns whose middle lies in it, with their roles. Each is read on its own, so the
+    consultation's last question is never paired with the call's first words."""
+    ordered = sorted((s for s in segments if s["text"].strip()), key=lambda s: s["start_s"])
+    out = []
+    for sec in clinical_sections(sections, segments):
+        turns = [Turn(s["id"], s["start_s"], s["end_s"], s["speaker"], roles.get(s["speaker"] or ""), s["text"])
+                 for s in ordered if sec.start_s <= (s["start_s"] + s["end_s"]) / 2 <= sec.end_s]
+        if turns:
+            out.append((sec, turns))
+    return out
+
+
+def _extract(extractor: Extractor, parts: list[tuple[Section, list[Turn]]]) -> list[Finding]:
+    """Findings of every part. On a phone call only the patient's and a clinician's words count:
+    the third voice there is the surgery's staff booking a test, not a companion who knows the
+    patient (whose words, in a consultation, do count)."""
+    out = []
+    for sec, turns in parts:
+        found = extractor(turns)
+        out += [f for f in found if sec.kind != "phone_call" or f.role in ("patient", "clinician")]
+    return out
 
 
 def analyse(db: LibraryDB, rid: int, audio: np.ndarray | None = None, extractor: Extractor | None = None
             ) -> Analysis:
     segs = _segments(db, rid)
-    phone = (lambda s: phone_like(audio, s["start_s"], s["end_s"])) if audio is not None else None
+    phone = (lambda s: phone_band(audio, s["start_s"], s["end_s"])) if audio is not None else None
     sections = find_sections(segs, phone)
-    roles = assign_roles(segs, sections, store.manual_roles(db, rid))
+    calls = [s for s in clinical_sections(sections, segs) if s.kind == "phone_call"]
+    roles = assign_roles(segs, sections, store.manual_roles(db, rid), calls)
     extractor = extractor or load_extractor()
     plain = {k: g.role for k, g in roles.items()}
-    found = extractor(clinical_turns(segs, sections, plain)) if extractor else []
+    found = _extract(extractor, clinical_turns(segs, sections, plain)) if extractor else []
     events = attribute_events(db.tags(rid, "event"), segs, plain, sections)
     return Analysis(roles, sections, found, events, extractor is not None)
 
@@ -113,7 +133,7 @@ def set_role(db: LibraryDB, rid: int, speaker: str, role: str, annotator: str | 
         current = roles(db, rid)
         extractor = load_extractor()
         if extractor is not None:
-            store.write_findings(db, rid, extractor(clinical_turns(segs, secs, current)))
+            store.write_findings(db, rid, _extract(extractor, clinical_turns(segs, secs, current)))
         store.write_event_speakers(db, rid, attribute_events(db.tags(rid, "event"), segs, current, secs))
     return roles(db, rid)
 

@@ -16,7 +16,16 @@ from pathlib import Path
 
 from harp_desktop.findings import service
 
-VERSION = "roles1-sections3-attrib1"
+VERSION = "roles2-sections4-attrib1"
+# The modules whose rules decide the stage's output (the extractor's own are in its VERSION):
+# their source is hashed into the fingerprint, so a change to any of them re-runs the stage
+# without anyone remembering to bump VERSION.
+RULE_MODULES = ("sections", "band", "questions", "roles", "attribution", "service")
+
+
+def _rules_key() -> str:
+    here = Path(__file__).parent
+    return hashlib.sha256(b"".join((here / f"{m}.py").read_bytes() for m in RULE_MODULES)).hexdigest()[:12]
 
 
 def _extractor_key() -> str:
@@ -38,7 +47,7 @@ def _extractor_key() -> str:
 
 
 def own_key(options) -> str:
-    return f"{VERSION}:{_extractor_key()}"
+    return f"{VERSION}:{_rules_key()}:{_extractor_key()}"
 
 
 def run_findings(ctx) -> dict:

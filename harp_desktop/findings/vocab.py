@@ -15,6 +15,8 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
+from .questions import question_start
+
 VOCAB_PATH = Path(__file__).resolve().parents[2] / "resources" / "clinical_concepts.json"
 
 # Words, numbers (38.2 stays one token), and the punctuation that bounds sentences and clauses.
@@ -110,6 +112,7 @@ class Vocabulary:
     drug_names: dict[str, Concept] = field(default_factory=dict)
     drug_codes: dict[str, list[str]] = field(default_factory=dict)
     senses: dict[str, dict[str, str]] = field(default_factory=dict)
+    sense_words: dict[str, list[str]] = field(default_factory=dict)
     loose: dict[tuple[str, ...], Concept] = field(default_factory=dict)
     longest: int = 1
 
@@ -170,7 +173,7 @@ class Vocabulary:
                 i += 1
         found += self._fuzzy(tokens, covered)
         found += self._probes(keys, covered)
-        return self._senses(sorted(found, key=lambda m: m.start))
+        return self._senses(sorted(found, key=lambda m: m.start), keys)
 
     def _exact_at(self, keys: list[str], i: int) -> tuple[int, Concept] | None:
         for n in range(min(self.longest, len(keys) - i), 0, -1):
@@ -191,13 +194,14 @@ class Vocabulary:
                 return idx[n - 1] + 1 - i, concept
         return None
 
-    def _senses(self, found: list[Match]) -> list[Match]:
-        """"Any black stools, or any mucus?": mucus said with a bowel concept is mucus in stool."""
-        cats = {m.concept.category for m in found}
+    def _senses(self, found: list[Match], keys: list[str]) -> list[Match]:
+        """"Any black stools, or any mucus?": mucus said with a bowel concept, or a plain bowel
+        word ("stools": ASR may have garbled "tarry"), is mucus in stool."""
+        words = {cat for cat, ws in self.sense_words.items() if set(ws).intersection(keys)}
         for i, m in enumerate(found):
             alt = self.senses.get(m.surface, {})
             for cat, term in alt.items():
-                if cat in cats and any(x.concept.category == cat for x in found if x is not m):
+                if cat in words or any(x.concept.category == cat for x in found if x is not m):
                     found[i] = Match(self.concepts[term], m.start, m.end, m.surface, m.how)
         return found
 
@@ -269,7 +273,7 @@ def load(path: str | None = None) -> Vocabulary:
             probes=tuple(d.get("probes", ())), as_exam=d.get("as_exam"), allergens=tuple(d.get("allergens", ())),
             contagious=bool(d.get("contagious", False)), fixed_status=d.get("fixed_status"),
         )
-    return Vocabulary(concepts, senses=data.get("senses", {}))
+    return Vocabulary(concepts, senses=data.get("senses", {}), sense_words=data.get("sense_words", {}))
 
 
 # ---- the text units the extractor reads: a speaker's utterance, split into sentences
@@ -352,18 +356,35 @@ def _utterance(group: list, vocab: Vocabulary) -> Utterance:
     tagged = [(tok, t.segment_id) for t in group for tok in tokenize(t.text)]
     punctuated = any(tok[0] in ".?!" for tok, _ in tagged)
     sentences, cur = [], []
+    asker = group[0].role in ("clinician", None)  # an unknown role may be the clinician
     for tok, seg in tagged + [(".", None)]:
         if tok[0] in ".?!":
             if cur:
-                words = [w for w, _ in cur]
-                q = "?" in tok or (not punctuated and words[0] in _QUESTION_START)
-                sentences.append(Sentence(words, q, {s for _, s in cur}))
+                sentences += _sentences(cur, "?" in tok, punctuated, asker)
             cur = []
         else:
             cur.append((tok, seg))
     for s in sentences:
         s.matches = _fever(vocab, s.tokens, _allergies(vocab, s.tokens, vocab.match(s.tokens)))
     return Utterance(group[0].speaker, group[0].role, group, sentences)
+
+
+def _sentences(cur: list[tuple[str, int]], marked: bool, punctuated: bool, asker: bool) -> list[Sentence]:
+    """One sentence, or a remark and the question after its comma ("Well done for stopping, any
+    allergies to medicines."). ASR ends many questions with a full stop, so a sentence is a
+    question by its "?" or by its form (``questions.question_start``)."""
+    words = [w for w, _ in cur]
+    if marked or (not punctuated and words[0] in _QUESTION_START):
+        return [Sentence(words, True, {s for _, s in cur})]
+    k = question_start(words, clinician=asker)
+    if k is None:
+        return [Sentence(words, False, {s for _, s in cur})]
+    head = cur[:k]
+    while head and head[-1][0] in ",;:":
+        head = head[:-1]
+    tail = cur[k:]
+    out = [Sentence([w for w, _ in head], False, {s for _, s in head})] if head else []
+    return out + [Sentence([w for w, _ in tail], True, {s for _, s in tail})]
 
 
 def _allergies(vocab: Vocabulary, tokens: list[str], matches: list[Match]) -> list[Match]:

@@ -66,6 +66,7 @@ class TiersView(QWidget):
         self.menu_btn.setToolTip("Show or hide each tier")
         self.tier_menu = QMenu(self)
         self.menu_btn.setMenu(self.tier_menu)
+        self.tier_menu.aboutToShow.connect(self.menu_actions)
         self.group_box = QComboBox(self)
         self.group_box.addItem("by annotator", "annotator")
         self.group_box.addItem("by question", "question")
@@ -151,6 +152,17 @@ class TiersView(QWidget):
         shown = set(self.visible_tiers())
         return [r for r in self.rows if model.tier_name(r, self.by) in shown]
 
+    def menu_actions(self) -> list[QAction]:
+        """The Tiers menu, rebuilt as it opens (never from inside one of its own actions' toggles)."""
+        self.tier_menu.clear()
+        for name in self.tier_names():
+            act = QAction(name, self.tier_menu)
+            act.setCheckable(True)
+            act.setChecked(name not in self.hidden)
+            act.toggled.connect(lambda on, n=name: self.set_tier_visible(n, on))
+            self.tier_menu.addAction(act)
+        return self.tier_menu.actions()
+
     # -- drawing ---------------------------------------------------------------------------
     def _color(self, row: dict, names: list[str]) -> str:
         if self.by == "annotator":
@@ -163,13 +175,6 @@ class TiersView(QWidget):
         self._items = []
         groups = model.group(self.rows, self.by)
         annotators = list(model.group(self.rows, "annotator"))
-        self.tier_menu.clear()
-        for name in groups:
-            act = QAction(name, self.tier_menu)
-            act.setCheckable(True)
-            act.setChecked(name not in self.hidden)
-            act.toggled.connect(lambda on, n=name: self.set_tier_visible(n, on))
-            self.tier_menu.addAction(act)
         visible = [n for n in groups if n not in self.hidden]
         self._layout = []
         ticks = []

@@ -69,10 +69,10 @@ def test_cue_questions(indexed):
 
 def test_the_event_the_question_names_outranks_the_clip_class(indexed, monkeypatch):
     """On dev, YAMNet hears a real cough cue as a gasp; "an example of a cough" must still find coughs."""
-    from harp_desktop.agent.ask import Asker
+    from harp_desktop.agent.answerers import sounds
 
     lib, res = indexed
-    monkeypatch.setattr(Asker, "cue_event", lambda self, cue: "gasp")
+    monkeypatch.setattr(sounds, "cue_event", lambda ctx: "gasp")
     named = lib.ask(res.sha256, "Here is an example of a cough. When does the first similar sound occur?",
                     DATA / "cough_2.flac")
     assert named.plan["target_event"] == "cough" and abs(parse_clock(named.answer) - 10.0) <= 2.0

@@ -54,6 +54,7 @@ def test_summary_means_skip_undefined_metrics():
             row("b", 0.0, None, 0.5, 0.4)]
     rep = summarize(rows, {"retrieval": "hybrid"})
     assert rep.by_type["a"] == {"n": 2, "hit_rate": 0.75, "answer_accuracy": 0.5, "citation_validity": 1.0,
+                                "citation_precision": None,
                                 "latency_median_s": 0.2, "latency_p95_s": 0.3}
     assert rep.by_type["neg"]["hit_rate"] is None and rep.by_type["neg"]["answer_accuracy"] == 1.0
     o = rep.overall

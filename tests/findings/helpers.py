@@ -71,3 +71,22 @@ def run_stage(db: LibraryDB, rid: int, extractor=fake_extract) -> service.Analys
         service.write_analysis(db, rid, a)
         db.mark_stage_done(rid, "findings", "test", 0.0, a.info())
     return a
+
+
+def speech_like_audio(duration_s: float, phone_spans: list[tuple[float, float]] = (), sr: int = 16000,
+                      floor: float = 1e-4):
+    """Wideband noise with a syllable rhythm (fricative-like energy up to 8 kHz) and a room floor
+    (``floor`` rms); inside ``phone_spans`` the same noise passed through a 300-3400 Hz band."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    n = int(duration_s * sr)
+    t = np.arange(n) / sr
+    x = (rng.standard_normal(n) * (np.sin(2 * np.pi * 3 * t) > 0) * 0.1).astype(np.float32)
+    for a, b in phone_spans:
+        i, j = int(a * sr), int(b * sr)
+        spec = np.fft.rfft(x[i:j])
+        f = np.fft.rfftfreq(j - i, 1 / sr)
+        spec[(f < 300) | (f > 3400)] = 0
+        x[i:j] = np.fft.irfft(spec, j - i)
+    return x + rng.standard_normal(n).astype(np.float32) * np.float32(floor)

@@ -1,8 +1,18 @@
 import numpy as np
 
 from harp_desktop.agent.sections import dialogue_span as agent_dialogue_span
-from harp_desktop.findings.sections import EDGE_S, band_measures, dialogue_span, find_sections, in_sections, phone_like
-from tests.findings.helpers import CONSULTATION, seg
+from harp_desktop.findings.band import PHONE_MAX_CEILING_DB, high_ceiling, phone_band
+from harp_desktop.findings.sections import (
+    EDGE_S,
+    band_measures,
+    channels,
+    clinical_sections,
+    dialogue_span,
+    find_sections,
+    in_sections,
+    phone_like,
+)
+from tests.findings.helpers import CONSULTATION, seg, speech_like_audio
 
 
 def consultation(t0: float = 0.0) -> list[dict]:
@@ -85,3 +95,111 @@ def test_telephone_band_is_told_from_wideband_speech():
     spread, drop = band_measures(phone, 0.0, 3.0)
     assert spread < 6.0 and drop > 30.0 and phone_like(phone, 0.0, 3.0)
     assert not phone_like(phone, 0.0, 0.05)  # too short to tell
+    assert high_ceiling(wide + floor, 0.0, 3.0) > PHONE_MAX_CEILING_DB + 10
+    assert high_ceiling(phone, 0.0, 3.0) < PHONE_MAX_CEILING_DB - 10
+    assert phone_band(phone, 0.0, 0.05) is None
+
+
+def test_a_filtered_call_with_no_room_floor_is_still_a_telephone_band():
+    # bank_rec_01's call: a 300-3400 Hz filter and nothing under it, so the band above swings with
+    # what leaks through (the first measure, a steady high band, called that wideband).
+    audio = speech_like_audio(6.0, [(0.0, 6.0)])
+    bare = speech_like_audio(6.0, [(0.0, 6.0)], floor=0.0)
+    assert band_measures(bare, 0.5, 5.5)[0] > 6.0  # not steady: the old rule said wideband
+    assert phone_like(bare, 0.5, 5.5) and phone_like(audio, 0.5, 5.5)
+    assert not phone_like(speech_like_audio(6.0), 0.5, 5.5)
+
+
+# ---- the classes found on the real recordings (bank_rec_01: a reading, then a consultation, then a call)
+
+NEWSPAPER = [  # a man reading a sports story aloud to the patient: symptom words, no exchange
+    (3.0, 11.0, "SPEAKER_1", "Here, listen to this one. Cup fever grips the town as Rovers reach the quarter final."),
+    (11.5, 19.0, "SPEAKER_1", "The manager admitted the first half was painful to watch, they kept coughing up chances."),
+    (19.5, 23.0, "SPEAKER_2", "My brother was at that match."),
+    (24.0, 38.0, "SPEAKER_1", "Their striker has been on fire since January. He said the pain of losing the final had "
+                              "stayed with the squad, and the storm left the groundsmen with a real headache."),
+    (38.5, 52.0, "SPEAKER_1", "Fans are told not to panic. The mascot is recovering at home after a nasty attack of "
+                              "stage fright, and the doctor says he will be fine for Saturday."),
+    (52.5, 54.0, "SPEAKER_2", "Poor fox."),
+]
+
+
+def asr_consultation(t0: float) -> list[dict]:
+    """A GP and the same patient (SPEAKER_2), questions transcribed with full stops."""
+    lines = [("SPEAKER_4", "Hello, come in and have a seat, what can I do for you today."),
+             ("SPEAKER_2", "I've had a really bad tummy pain for a few days and I've got diarrhoea."),
+             ("SPEAKER_4", "Any blood in your stool."),
+             ("SPEAKER_2", "No, none at all."),
+             ("SPEAKER_4", "Have you been sick at all."),
+             ("SPEAKER_2", "Yes, on Friday, but not since."),
+             ("SPEAKER_4", "I think this is gastroenteritis. Drink plenty of fluids and I'll give you a sick note."),
+             ("SPEAKER_2", "Thank you, doctor.")]
+    return [seg(t0 + 5 * i, t0 + 5 * i + 4, spk, text) for i, (spk, text) in enumerate(lines)]
+
+
+CALL = [  # the patient rings the surgery afterwards (a new label through the phone line)
+    ("SPEAKER_3", "Surgery, how can I help?"),
+    ("SPEAKER_5", "Hello, the doctor asked me to book a blood test and bring in a stool sample."),
+    ("SPEAKER_3", "Yes, I can see the request. And how are you feeling?"),
+    ("SPEAKER_5", "A little better, the cramps are easing off, but I've still got diarrhoea."),
+    ("SPEAKER_3", "Glad to hear it. Tuesday at nine then."),
+    ("SPEAKER_5", "Great, thank you."),
+]
+
+
+def call(t0: float) -> list[dict]:
+    return [seg(t0 + 4 * i, t0 + 4 * i + 3.5, spk, text) for i, (spk, text) in enumerate(CALL)]
+
+
+def test_a_reading_aloud_full_of_symptom_words_is_not_a_consultation():
+    segs = [seg(*t) for t in NEWSPAPER]
+    assert kinds(find_sections(segs)) == ["unrelated"]
+    segs += asr_consultation(60.0)
+    found = find_sections(segs)
+    assert kinds(found) == ["unrelated", "consultation"]
+    assert found[1].start_s >= 56.0 and not in_sections(3.0, 11.0, found)
+
+
+def test_one_voice_telling_and_being_answered_now_and_then_is_no_consultation():
+    # Two questions in a story, each answered with a word: still one voice's monologue.
+    segs = [seg(0.0, 14.0, "SPEAKER_1", "Did you hear the doctor's news? The hospital is closing its fever clinic."),
+            seg(14.5, 15.5, "SPEAKER_2", "No."),
+            seg(16.0, 30.0, "SPEAKER_1", "They say the pain of it will be felt for years, the whole town is sick about it.")]
+    assert "consultation" not in kinds(find_sections(segs))
+
+
+def test_a_band_limited_call_right_after_the_consultation_is_a_phone_call():
+    segs = asr_consultation(0.0) + call(42.0)  # 2 s after "Thank you, doctor"
+    audio = speech_like_audio(70.0, [(42.0, 66.0)])
+    found = find_sections(segs, phone=lambda s: phone_band(audio, s["start_s"], s["end_s"]))
+    assert kinds(found) == ["consultation", "phone_call"]
+    assert found[0].end_s <= 42.0 <= found[1].start_s + EDGE_S and found[1].confidence == 0.9
+    # Without audio the clinical call would have been more consultation.
+    assert kinds(find_sections(segs)) == ["consultation"]
+
+
+def test_one_wideband_turn_measured_near_the_line_does_not_make_a_call():
+    assert channels([seg(0, 3, "A", "x"), seg(4, 7, "B", "x"), seg(8, 11, "A", "x")], [False, True, False]) == [
+        False, False, False]
+    # ... but a call diarised as one voice, and a turn too short to measure inside a call, are the call.
+    assert channels([seg(0, 9, "A", "x"), seg(10, 20, "A", "x")], [True, True]) == [True, True]
+    assert channels([seg(0, 3, "A", "x"), seg(3.5, 3.8, "B", "Yes."), seg(4, 7, "A", "x")], [True, None, True]) == [
+        True, True, True]
+    assert channels([seg(0, 3, "A", "x")], [True]) == [True]
+
+
+def test_a_consultation_goes_on_through_a_minute_of_silence():
+    segs = asr_consultation(0.0)
+    segs = segs[:5] + [seg(s["start_s"] + 60, s["end_s"] + 60, s["speaker"], s["text"]) for s in segs[5:]]
+    assert kinds(find_sections(segs)) == ["consultation"]
+
+
+def test_findings_come_from_consultations_and_clinical_calls_only():
+    chatter = [seg(200.0 + 3 * i, 202.5 + 3 * i, ("SPEAKER_8", "SPEAKER_9")[i % 2], text) for i, text in enumerate(
+        ["Hello?", "Oh hello, it's Diane.", "How was New Jersey?", "Cold, but we had fun.", "Talk soon then.", "Bye."])]
+    segs = [seg(*t) for t in NEWSPAPER] + asr_consultation(60.0) + call(110.0) + chatter
+    audio = speech_like_audio(230.0, [(110.0, 134.0), (200.0, 218.0)])
+    found = find_sections(segs, phone=lambda s: phone_band(audio, s["start_s"], s["end_s"]))
+    assert kinds(found) == ["unrelated", "consultation", "phone_call", "phone_call"]
+    assert [s.kind for s in clinical_sections(found, segs)] == ["consultation", "phone_call"]
+    assert clinical_sections(found, segs)[1].start_s < 115.0

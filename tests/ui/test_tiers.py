@@ -28,10 +28,11 @@ def test_tiers_hide_and_agreement(qtbot, two_annotators):
     a = agreement([(1.0, 2.0), (3.0, 4.0)], [(1.2, 2.2)])
     assert w.lib.agreement(qid, "alice", "bob")["span_f1"] == a["span_f1"]  # the figure the library computes
     assert t.agreement.text() == f"alice vs bob: span F1 {a['span_f1']:.2f}, time F1 {a['time_f1']:.2f} (q-001)"
-    t.tier_menu.actions()[1].setChecked(False)  # hide bob
+    t.menu_actions()[1].setChecked(False)  # hide bob, as from the Tiers menu
     assert t.visible_tiers() == ["alice"] and t.agreement.text() == ""
     assert {r["annotator"] for r in t.visible_spans()} == {"alice"}
-    t.tier_menu.actions()[1].setChecked(True)
+    t.set_tier_visible("bob", True)
+    assert [a.isChecked() for a in t.menu_actions()] == [True, True]
 
     bob = next(r for r in t.rows if r["annotator"] == "bob")
     _name, y0, h, _lane = next(x for x in t._layout if x[0] == "bob")

@@ -52,6 +52,8 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
 def _ev(ctx: AnswerContext, f) -> Evidence:
     segs = [s for s in ctx.segments if s["id"] in set(f.segment_ids)] or \
         [s for s in ctx.segments if s["end_s"] > f.start_s and s["start_s"] < f.end_s]
+    own = [s for s in segs if ctx.label_of(s) == f.speaker]
+    segs = own or segs  # cite the words of whoever stated it (the patient's "No"), not the question before
     if segs:
         ev = ctx.evidence(segs[-1], "finding")
         ev.start_s, ev.end_s = min(s["start_s"] for s in segs), max(s["end_s"] for s in segs)
@@ -124,8 +126,9 @@ def exists(ctx: AnswerContext) -> Result:
     if yes or heard:
         parts = []
         if yes:
-            parts.append("reported: " + "; ".join(f"{f.concept} ({STATUS_WORDS[f.status]}, said by "
-                                                   f"{f.role or f.speaker}) {span(_ev(ctx, f))}" for f in yes[:4]))
+            parts.append("reported: " + "; ".join(
+                f"{f.concept} ({STATUS_WORDS[f.status]}, said by {f.role or f.speaker}): "
+                f"\"{_ev(ctx, f).text.strip()[:100]}\" {span(_ev(ctx, f))}" for f in yes[:4]))
         if heard:
             parts.append(f"heard: {len(heard)} sound event(s) ({', '.join(sorted({e.labels[0].split(' ')[0] if e.labels else 'sound' for e in heard}))}) at {cites(heard, 5)}")
         cited = [_ev(ctx, f) for f in yes[:4]] + heard[:4]
@@ -298,6 +301,9 @@ def listing(ctx: AnswerContext) -> Result | None:
         return None
     concepts = question_concepts(ctx)
     pool = [f for f in ctx.findings if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed", "historical")]
+    role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
+    if role and [f for f in pool if f.role == role]:
+        pool = [f for f in pool if f.role == role]  # "what did the patient say she had": her words, not the doctor's
     if concepts:
         narrowed = [f for f in pool if f.concept in concepts]
         pool = narrowed or pool
