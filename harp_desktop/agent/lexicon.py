@@ -28,9 +28,12 @@ CHANGE = re.compile(r"\bhow (did|does|do)\b.{0,80}\b(arousal|valence|dominance|e
                     r"|\b(rise|rose|fall|fell|increase|decrease|go up|go down)\b.{0,40}\b(arousal|valence|dominance)\b"
                     r"|\b(become|became|get|got|grow|grew)\b.{0,20}\b(more|less) (aroused|agitated|activated|positive|"
                     r"negative|calm)\b", I)
-COUNT = re.compile(r"\bhow many\b(?! (years?|months?|weeks?|days?|hours?|minutes?|tablets?|pills?|cigarettes?|puffs?|units?|"
-                   r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b|\bhow often\b"
+COUNT = re.compile(r"\bhow often\b(?=.{0,40}\b(cough|sneez|laugh|cr(y|ies|ied)|sigh|wheez|clear))|\bhow many\b(?! (years?|months?|weeks?|days?|hours?|minutes?|tablets?|pills?|cigarettes?|puffs?|units?|"
+                   r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b"
                    r"|\bcount (the|of)\b|\btimes? in total\b", I)
+# "When is her follow-up?" asks for a date that was said, not for a moment of the recording.
+SCHEDULED = re.compile(r"^\s*when (is|was|will)\b.{0,30}\b(appointment|follow-?up|review|test|scan|x-?ray|visit|"
+                       r"operation|surgery|results?|booking|slot)\b(?!.{0,30}\b(mentioned|said|discussed|heard))", I)
 # "How many years did she smoke?" asks for a quantity that was said, not for a count of moments.
 SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", I)
 SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
@@ -53,7 +56,7 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
                   r"place)\b|\b(point|moment|time) (at|in) which\b|\bhow far (in|into)\b|\btimestamp\b|\bwhen (did|does|do|"
                   r"is|was|were)\b|\bwhere in the (recording|audio)\b|\bhow (soon|long) (into|after the start)\b"
                   r"|\b(point me to|show me|take me to|jump to|locate|find|identify|pinpoint)\b.{0,30}\b(where|moment|"
-                  r"time|point|spot|place)\b"
+                  r"time|point|spot|place|first|earliest|last|final)\b|\bwhen\s*\?\s*$"
                   r"|\b(give|tell me|what is|what's|note) (me )?the (start|starting|end|ending|finish) time\b|\bstart time\b"
                   r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", I)
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").

@@ -135,6 +135,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "who", 1.0
     if lx.EMOTION_AT.search(u) and not lx.WHEN.search(u):
         return "emotion_at", 1.0
+    if lx.SCHEDULED.search(u):
+        return "what_said", 0.9
     if lx.WHEN_ALL.search(u):
         return "when_all", 1.0
     if lx.WHEN.search(u):

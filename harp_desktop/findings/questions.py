@@ -20,7 +20,7 @@ _AUX = frozenset(
 # What an inverted auxiliary is followed by when it asks something.
 _SUBJECT = frozenset(
     "you your you've you're it it's its the they their there this that these those he she his her we i my "
-    "anyone anybody anything anywhere any someone somebody something everything everyone yours a an".split())
+    "anyone anybody anything anywhere any someone somebody something everything everyone yours".split())
 _ELLIPTIC = frozenset("any anything anyone anybody anywhere".split())
 _WH = frozenset("what what's whats when when's where where's which who who's whose why how how's hows".split())
 # These wh-words ask only with an auxiliary after them ("when did it start"; "when it started" states).

@@ -91,14 +91,20 @@ class FindingsDock:
     # -- the speakers panel: its tooltips say the role, its menu corrects it -------------------
     def _speaker_tips(self, roles: dict[str, str]) -> None:
         lst = self.w.speakers.list
-        for i in range(lst.count()):
-            item: QListWidgetItem = lst.item(i)
-            base = item.data(BASE_TIP_ROLE)
-            if base is None:
-                base = item.toolTip()
-                item.setData(BASE_TIP_ROLE, base)
-            role = roles.get(item.data(LABEL_ROLE))
-            item.setToolTip(f"Role: {role} (right-click to correct)\n{base}" if role else base)
+        # Any item change (a tooltip too) emits itemChanged, which the speakers panel reads as a
+        # rename: a rename, a reload, a refresh, another tooltip... so the list stays silent here.
+        blocked = lst.blockSignals(True)
+        try:
+            for i in range(lst.count()):
+                item: QListWidgetItem = lst.item(i)
+                base = item.data(BASE_TIP_ROLE)
+                if base is None:
+                    base = item.toolTip()
+                    item.setData(BASE_TIP_ROLE, base)
+                role = roles.get(item.data(LABEL_ROLE))
+                item.setToolTip(f"Role: {role} (right-click to correct)\n{base}" if role else base)
+        finally:
+            lst.blockSignals(blocked)
 
     def _speaker_menu(self, pos: QPoint) -> None:
         lst = self.w.speakers.list

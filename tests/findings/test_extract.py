@@ -273,3 +273,31 @@ def test_dev_consultation_truth_is_met():
     found = {(f.concept, f.status) for f in extract(consultation_turns(json.loads(truth_file.read_text())))}
     p, r = score(found, {(f["concept"], f["status"]) for f in true["findings"]})
     assert p >= 0.9 and r >= 0.9, (p, r)
+
+
+# ---- ASR run-ons: the full stops and commas the script had are gone
+
+def test_a_follow_up_with_or_sooner_if_is_still_a_follow_up():
+    found = extract(turns_of(("clinician", "I'd like to see you again in one week or sooner if you're not improving.")))
+    assert statuses(found, "follow-up") == "affirmed" and statuses(found, "safety-netting") == "affirmed"
+    found = extract(turns_of(("clinician", "I'll give you a written asthma action plan, so you know what to do if it "
+                                           "gets worse, and I'll see you again in four weeks.")))
+    assert statuses(found, "follow-up") == "affirmed"
+    found = extract(turns_of(("clinician", "Come back if the cough gets worse.")))  # this one is the safety net
+    assert statuses(found, "follow-up") is None and statuses(found, "safety-netting") == "affirmed"
+
+
+def test_a_denial_after_a_comma_is_the_next_clauses():
+    found = extract(turns_of(("clinician", "I think this is most likely a viral chest infection, antibiotics won't "
+                                           "help with a virus.")))
+    assert statuses(found, "chest infection") == "uncertain" and statuses(found, "antibiotic") == "negated"
+
+
+def test_a_complaint_of_their_own_in_the_clinicians_voice_is_not_the_patients():
+    # The patient's husband diarised into the clinician's voice (bank_rec_02), or a clinician's aside.
+    found = extract(turns_of(("clinician", "I have, I've been sneezing all week and I've got a sore throat and a "
+                                           "runny nose.")))
+    assert {statuses(found, c) for c in ("sneezing", "sore throat", "runny nose")} == {"family"}
+    found = extract(turns_of(("clinician", "I've had a look at your throat. I think you've got tonsillitis."),
+                             ("clinician", "I can feel a lump here.")))
+    assert statuses(found, "tonsillitis") == "affirmed"

@@ -82,3 +82,29 @@ def test_manual_role_wins_and_voices_outside_consultations_are_other():
     assert roles["SPEAKER_4"].role == "other" and roles["SPEAKER_4"].turns == 0
     assert roles["SPEAKER_9"].role == "patient"  # a hand-set role for a voice not heard (yet) is kept
     assert assign_roles([], []) == {}
+
+
+def test_a_caller_on_a_clinical_phone_call_is_the_patient_and_the_receptionist_other():
+    consult = segments()
+    call = [seg(60.0, 63.0, "SPEAKER_4", "Surgery, how can I help?"),
+            seg(63.5, 67.0, "SPEAKER_5", "Hello, the doctor asked me to book a blood test."),
+            seg(67.5, 70.0, "SPEAKER_4", "Yes, I can see it. And how are you feeling?"),
+            seg(70.5, 74.0, "SPEAKER_5", "A bit better, but I've still got the cough. Can I bring the sample too?"),
+            seg(74.5, 77.0, "SPEAKER_4", "Of course. Tuesday at nine then.")]
+    calls = [Section("phone_call", 59.0, 78.0)]
+    roles = assign_roles(consult + call, find_sections(consult) + calls, calls=calls)
+    assert roles["SPEAKER_5"].role == "patient" and roles["SPEAKER_5"].confidence <= 0.7
+    assert roles["SPEAKER_4"].role == "other"
+    assert roles["SPEAKER_3"].role == "patient" and roles["SPEAKER_2"].role == "clinician"
+    # The consultation's patient on the line (same label): nobody else on the call is the patient.
+    same = [seg(s["start_s"], s["end_s"], "SPEAKER_3" if s["speaker"] == "SPEAKER_5" else s["speaker"], s["text"])
+            for s in call]
+    roles = assign_roles(consult + same, find_sections(consult) + calls, calls=calls)
+    assert roles["SPEAKER_4"].role == "other" and roles["SPEAKER_3"].role == "patient"
+
+
+def test_a_telephone_consultation_is_read_from_the_call():
+    turns = [(s["start_s"], s["end_s"], s["speaker"], s["text"]) for s in segments()[1:]]
+    calls = [Section("phone_call", 6.0, 46.0)]
+    roles = assign_roles(segments(turns), calls, calls=calls)
+    assert roles["SPEAKER_2"].role == "clinician" and roles["SPEAKER_3"].role == "patient"

@@ -181,6 +181,8 @@ def test_window_dock_plays_and_corrects_roles_from_the_speakers_panel(qtbot, mak
         lib.add_finding(sha, Finding("cough", "respiratory", "symptom", "negated", seg["speaker"], None,
                                      seg["start_s"], seg["end_s"], seg["text"]))
     w = make_window(indexed_library)
+    renames = []
+    w.speakers.renameRequested.connect(lambda *a: renames.append(a))
     w.open_path(str(CLIP))
     qtbot.waitUntil(lambda: w.data is not None and w.waveform.has_waveform, timeout=20000)
     dock = w.findings
@@ -196,6 +198,7 @@ def test_window_dock_plays_and_corrects_roles_from_the_speakers_panel(qtbot, mak
     item = next(w.speakers.list.item(i) for i in range(w.speakers.list.count())
                 if w.speakers.list.item(i).data(Qt.ItemDataRole.UserRole) == label)
     assert item.toolTip().startswith("Role: clinician")
+    assert renames == []  # the role in the tooltip is not a rename (that looped: rename, reload, tooltip...)
     dock.act.trigger()  # View > Findings unticked
     assert not dock.dock.isVisible() and not dock.act.isChecked() and str(w.store.value("view/findings")).lower() in ("false", "0")
     w.clear_recording()

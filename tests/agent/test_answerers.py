@@ -1,0 +1,101 @@
+"""One answerer per operation, on a real indexed recording (tests/conftest.py `indexed`): each
+answer keeps its policy (Yes/No first, mm:ss or 'Not found', digits, a label) and cites moments
+that carry the claim."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harp_desktop.agent.plan import EMOTION_LABELS
+from harp_desktop.agent.support import check
+from harp_desktop.retrieval.localize import parse_clock
+from harp_desktop.types import Evidence
+from tests.conftest import DATA
+
+
+def test_yes_no_about_a_symptom_cites_what_the_patient_said(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "Did the patient report any chest pain?")
+    assert a.answer == "Yes" and a.supported and a.plan["query"]["operation"] == "exists"
+    assert all("?" not in e.text for e in a.evidence) and "chest pain" in a.rationale.lower()
+
+
+@pytest.mark.parametrize("question", ["Does the patient have a fever?", "Has she been vomiting?",
+                                      "Any gastrointestinal complaints?"])
+def test_yes_no_never_says_not_found(indexed, question):
+    lib, res = indexed
+    a = lib.ask(res.sha256, question)
+    assert a.answer == "No" and a.rationale.startswith("No —")
+
+
+def test_sound_events_count_when_and_exist(indexed):
+    lib, res = indexed
+    coughs = [e for e in lib.transcript(res.sha256)["events"] if e["label"] == "cough"]
+    n = lib.ask(res.sha256, "How many coughs can be heard?")
+    assert n.answer == str(len(coughs)) and n.answer.isdigit()
+    w = lib.ask(res.sha256, "At what time is the first cough heard?")
+    assert abs(parse_clock(w.answer) - 10.0) <= 2.0 and w.supported
+    none = lib.ask(res.sha256, "Is anyone sneezing between 00:00 and 00:05?")
+    assert none.answer == "No" and "not heard" in none.rationale
+
+
+def test_when_with_nothing_in_the_window_says_so(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "When does someone first sound disgusted?")
+    assert a.answer == "Not found" and "disgust" in a.rationale
+
+
+def test_voice_cue_first_speech(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "When does the voice in this clip first speak?", DATA / "speaker_b_2.flac")
+    assert a.plan["query"]["target"] == "voice" and re.fullmatch(r"\d\d:\d\d", a.answer)
+
+
+def test_emotion_at_reads_the_speech_at_that_time(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "What emotion does the speaker at 00:06 convey?")
+    assert a.answer in EMOTION_LABELS or a.answer.startswith("Cannot tell")
+    assert all(e.start_s - 3 <= 6.0 <= e.end_s + 3 for e in a.evidence)
+
+
+def test_compare_and_change_read_arousal(indexed):
+    lib, res = indexed
+    c = lib.ask(res.sha256, "From 0 to 30 seconds, which speaker had higher arousal, the speaker at 00:01 or the "
+                            "speaker at 00:06?")
+    assert c.plan["query"]["operation"] == "compare" and "arousal" in c.rationale
+    ch = lib.ask(res.sha256, "From 0 to 30 seconds, how did the arousal of the speaker at 00:01 change?")
+    assert ch.answer in ("rose", "fell", "stayed the same", "Not found")
+
+
+def test_who_said_it(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "Who asks about shortness of breath, the doctor or the patient?")
+    assert a.plan["query"]["operation"] == "who" and a.answer in ("doctor", "patient")
+
+
+def test_two_cue_locate(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "Speaker X: [clip]. Between 0 and 30 seconds, when did Speaker X show the same emotion "
+                            "as in [clip], and what were they saying?",
+                speaker_cue=DATA / "speaker_b_2.flac", emotion_cue=DATA / "speaker_a_1.flac")
+    assert a.plan["query"]["cues"].keys() == {"speaker", "emotion"}
+    assert re.fullmatch(r"\d\d:\d\d", a.answer) and '"' in a.rationale
+
+
+def _ev(a: float, b: float, text: str = "", seg: int | None = None) -> Evidence:
+    return Evidence(a, b, seg, "SPEAKER_1", text, [], {"answer": 1.0})
+
+
+def test_a_citation_that_does_not_carry_the_claim_is_dropped():
+    tags = [{"kind": "event", "label": "cough", "start_s": 10.0, "end_s": 10.5}]
+    kept, dropped = check([_ev(9.8, 10.6), _ev(30.0, 31.0)], {"kind": "event", "label": "cough"}, tags, {})
+    assert [e.start_s for e in kept] == [9.8] and [e.start_s for e in dropped] == [30.0]
+    # A "No fever" answer citing the lines about a grandson's cold: the cited words do not carry "fever".
+    kept, dropped = check([_ev(0, 3, "My grandson has had a cold all week."), _ev(5, 7, "No, no temperature, no fever.")],
+                          {"kind": "speech", "terms": ["fever"]}, [], {})
+    assert [e.text for e in kept] == ["No, no temperature, no fever."] and len(dropped) == 1
+    kept, dropped = check([_ev(0, 2, "x", seg=4), _ev(3, 5, "y", seg=5)], {"kind": "emotion", "label": "sad"}, [],
+                          {4: "sad", 5: "happy"})
+    assert [e.segment_id for e in kept] == [4]
