@@ -19,10 +19,10 @@ import numpy as np
 from harp_desktop.agent import answer as ans
 from harp_desktop.agent import answerers, audio_llm, sections, support, verify
 from harp_desktop.agent.answerers.context import AnswerContext
-from harp_desktop.agent.query import QuerySpec, parse
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
 from harp_desktop.agent.plan import PLAN_SCHEMA, Plan, PlanError, ToolCall, validate
+from harp_desktop.agent.query import QuerySpec, parse
 from harp_desktop.agent.replies import add_replies
 from harp_desktop.agent.rules import named_event, rule_plan
 from harp_desktop.agent.settle import settle, settle_who

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-I = re.I
+IC = re.I
 # A quotation: its marks stand apart from letters, so "the patient's cough" is not a quote.
 QUOTE = re.compile(r"(?<![\w])['\"‘“]([^\"“”]{4,160}?)['\"’”](?![\w])")
 QUOTE_FREE = QUOTE
@@ -20,27 +20,27 @@ COMPARE = re.compile(r"\bwhich (speaker|person|one|of (the|them|these|those)( tw
                      r"|\b(higher|lower|greater|more|less)\b.{0,30}\b(arousal|valence|dominance|energy|activation|"
                      r"positiv\w*|negativ\w*)\b.{0,60}\bor\b"
                      r"|\bwho\b.{0,40}\b(sounds?|sounded|seems?|seemed|was|is)\b.{0,20}\b(more|less|higher|lower)\b.{0,80}\bor\b"
-                     r"|\bcompare\b.{0,60}\b(arousal|valence|dominance|emotion\w*|mood)", I)
+                     r"|\bcompare\b.{0,60}\b(arousal|valence|dominance|emotion\w*|mood)", IC)
 CHANGE = re.compile(r"\bhow (did|does|do)\b.{0,80}\b(arousal|valence|dominance|emotion\w*|mood|tone|energy)\b.{0,40}"
                     r"\b(change|shift|evolve|develop|vary|move)\w*"
                     r"|\b(arousal|valence|dominance|energy|activation)\b.{0,40}\b(rise|rose|risen|fall|fell|fallen|"
                     r"increase\w*|decrease\w*|go(es)? up|go(es)? down|went up|went down|drop\w*|change\w*)\b"
                     r"|\b(rise|rose|fall|fell|increase|decrease|go up|go down)\b.{0,40}\b(arousal|valence|dominance)\b"
                     r"|\b(become|became|get|got|grow|grew)\b.{0,20}\b(more|less) (aroused|agitated|activated|positive|"
-                    r"negative|calm)\b", I)
+                    r"negative|calm)\b", IC)
 COUNT = re.compile(r"\bhow often\b(?=.{0,40}\b(cough|sneez|laugh|cr(y|ies|ied)|sigh|wheez|clear))|\bhow many\b(?! (years?|months?|weeks?|days?|hours?|minutes?|tablets?|pills?|cigarettes?|puffs?|units?|"
                    r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b"
-                   r"|\bcount (the|of)\b|\btimes? in total\b", I)
+                   r"|\bcount (the|of)\b|\btimes? in total\b", IC)
 # "When is her follow-up?" asks for a date that was said, not for a moment of the recording.
 SCHEDULED = re.compile(r"^\s*when (is|was|will)\b.{0,30}\b(appointment|follow-?up|review|test|scan|x-?ray|visit|"
-                       r"operation|surgery|results?|booking|slot)\b(?!.{0,30}\b(mentioned|said|discussed|heard))", I)
+                       r"operation|surgery|results?|booking|slot)\b(?!.{0,30}\b(mentioned|said|discussed|heard))", IC)
 # "How many years did she smoke?" asks for a quantity that was said, not for a count of moments.
-SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", I)
+SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", IC)
 SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
-                          r" (clip|example|sample|recording)\b|\bsounds? like (this|the) (example|clip|sample)\b", I)
+                          r" (clip|example|sample|recording)\b|\bsounds? like (this|the) (example|clip|sample)\b", IC)
 WHO = re.compile(r"(^|[,;:.\u2014-]\s*)who\b|\bwhose (words|voice|idea|question|suggestion|line)\b|\bwhich (speaker|person|of the (two|speakers)|one)\b(?!.{0,60}\b(higher|lower|more|less)\b)"
                  r"|\bthe (doctor|clinician|gp|nurse|patient)\b.{0,20}\bor the (doctor|clinician|gp|nurse|patient)\b\s*\??\s*$"
-                 r"|\bwho (was|is) it that\b", I)
+                 r"|\bwho (was|is) it that\b", IC)
 EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotional (state|tone))\b"
                         r"|\bhow (does|did|do)\b.{0,60}\b(sound|seem|come across|feel)\b\s*[?.]?\s*$"
                         r"|\b(emotional (state|tone)|tone of voice|mood)\b.{0,40}\b(at|around|near)\b"
@@ -48,25 +48,25 @@ EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotion
                         r"|\b(what|which) (kind of )?(emotion|feeling|mood)\b"
                         r"|\bemotional (state|tone|colou?r)\b|\btone of voice\b"
                         r"|\bwhat (is|was) (his|her|their|the speaker's|the patient's|the doctor's) (mood|tone|emotion|feeling)"
-                        r"|\bhow (is|was|are|were) (he|she|they|the speaker|the patient) feeling\b", I)
+                        r"|\bhow (is|was|are|were) (he|she|they|the speaker|the patient) feeling\b", IC)
 WHEN_ALL = re.compile(r"\bfind (all |more |other )?(the )?(sounds?|moments?|parts?|places?|ones?|more|others?)\b.{0,20}"
                       r"\blike (this|that|the)\b|\b(every|each|all the) (time|moment|occasion)s?\b|\ball (the )?(moments|times|occasions|instances)\b"
-                      r"|\b(list|give) (all|every|the times)\b", I)
+                      r"|\b(list|give) (all|every|the times)\b", IC)
 WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! of (day|night|the day|the night))|\bfind (the|a) (first )?(moment|time|point|"
                   r"place)\b|\b(point|moment|time) (at|in) which\b|\bhow far (in|into)\b|\btimestamp\b|\bwhen (did|does|do|"
                   r"is|was|were)\b|\bwhere in the (recording|audio)\b|\bhow (soon|long) (into|after the start)\b"
                   r"|\b(point me to|show me|take me to|jump to|locate|find|identify|pinpoint)\b.{0,30}\b(where|moment|"
                   r"time|point|spot|place|first|earliest|last|final)\b|\bwhen\s*\?\s*$"
                   r"|\b(give|tell me|what is|what's|note) (me )?the (start|starting|end|ending|finish) time\b|\bstart time\b"
-                  r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", I)
+                  r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", IC)
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
-                   r"any)\b", I)
-WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|whom|how(?! many))\b", I)
+                   r"any)\b", IC)
+WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|whom|how(?! many))\b", IC)
 # "Significant weight loss?", "Any melaena?": a bare noun phrase asked as a question is a yes/no question.
-BARE = re.compile(r"^\s*(?:any |some |significant |much |a |an )?[a-z' -]{2,40}\?\s*$", I)
+BARE = re.compile(r"^\s*(?:any |some |significant |much |a |an )?[a-z' -]{2,40}\?\s*$", IC)
 # "Does the cough sound dry or wet?": a choice between two words asks which, not whether.
-CHOICE = re.compile(r"\b\w+\W{0,2} or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", I)
+CHOICE = re.compile(r"\b\w+\W{0,2} or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", IC)
 # Alternatives that exclude each other ("wet or dry?") ask which one; "sharp or stabbing?" or
 # "mucus or gunk?" name one thing twice and ask whether.
 OPPOSITES = [{"wet", "dry"}, {"productive", "dry"}, {"better", "worse"}, {"left", "right"}, {"more", "less"},
@@ -87,14 +87,14 @@ def choice(text: str) -> bool:
     return False
 
 
-TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", I)
-LAST = re.compile(r"\b(last|final|latest|closing)\b(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", I)
+TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", IC)
+LAST = re.compile(r"\b(last|final|latest|closing)\b(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", IC)
 # An event named in a "when she coughs" clause sets the scene; it is not what is asked about.
-SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", I)
-YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", I)
-DESCRIBE = re.compile(r"^\s*(describe|summari[sz]e|characteri[sz]e)\b|\bhow would you describe\b", I)
+SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", IC)
+YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", IC)
+DESCRIBE = re.compile(r"^\s*(describe|summari[sz]e|characteri[sz]e)\b|\bhow would you describe\b", IC)
 WANTS_QUOTE = re.compile(r"\bwhat (were|was|are|is) (they|he|she|the speaker|it) (saying|talking about|said)\b"
-                         r"|\bwhat did (they|he|she) say\b|\band what\b.{0,20}\bsa(y|id)", I)
+                         r"|\bwhat did (they|he|she) say\b|\band what\b.{0,20}\bsa(y|id)", IC)
 
 # -- targets ------------------------------------------------------------------------
 EVENTS = {
@@ -121,36 +121,42 @@ EMOTIONS = {
 }
 SOUNDS_LIKE = re.compile(r"\bsound\w*|\bseem\w*|\bvoice\b|\btone\b|\bcome across\b|\bcame across\b|\bcomes across\b|\bshow\w*"
                          r"|\bexpress\w*|\bemotion\w*|\bfeel\w*|\bmood\b|\bspeaks?\b|\bspoke\b|\btalk\w*|\bhear\w*|\bheard\b"
-                         r"|\bbecome\b|\bbecame\b|\bget(s)?\b|\bwas\b|\bis\b|\bwere\b|\bare\b", I)
+                         r"|\bbecome\b|\bbecame\b|\bget(s)?\b|\bwas\b|\bis\b|\bwere\b|\bare\b", IC)
 SAID_ABOUT = re.compile(r"\b(say|says|said|mention\w*|report\w*|tell|tells|told|admit\w*|complain\w*)\b.{0,30}\b(that )?"
-                        r"(she|he|they|i|the patient)?\b.{0,10}\b(was|is|felt|feels|feeling|being|were|am)\b", I)
-HEARD = re.compile(r"\bheard\b|\baudibl\w*|\bhear\b|\blisten\w*|\bhow many (times|coughs|sneezes)\b|\bcan be\b", I)
+                        r"(she|he|they|i|the patient)?\b.{0,10}\b(was|is|felt|feels|feeling|being|were|am)\b", IC)
+HEARD = re.compile(r"\bheard\b|\baudibl\w*|\bhear\b|\blisten\w*|\bhow many (times|coughs|sneezes)\b|\bcan be\b", IC)
 REPORTED = re.compile(r"\breport\w*|\b(say|says|said)\b|\bmention\w*|\btell|\btold\b|\bdescrib\w*|\bcomplain\w*|\bdeny|"
                       r"\bdenie\w*|\bdiscuss\w*|\bbring up\b|\bbrought up\b|\badmit\w*|\bhow long\b|\bsince when\b|"
-                      r"\bwet\b|\bdry\b|\bproductive\b|\bhistory\b", I)
+                      r"\bwet\b|\bdry\b|\bproductive\b|\bhistory\b", IC)
 EXHIBITED = re.compile(r"\bexhibit\w*|\bheard\b|\baudibl\w*|\bcan (you|one|we) hear\b|\bobserv\w*|\bdisplay\w*|\bshow(s|ed|n)? "
-                       r"(signs|any)\b|\bpresent(ed|s)? with\b", I)
-CURRENT = re.compile(r"\b(currently|still|now|at the moment|these days|at present|presently|right now|today)\b", I)
-PAST = re.compile(r"\b(ever|previously|in the past|history of|used to|last (week|month|year)|before)\b", I)
+                       r"(signs|any)\b|\bpresent(ed|s)? with\b", IC)
+CURRENT = re.compile(r"\b(currently|still|now|at the moment|these days|at present|presently|right now|today)\b", IC)
+PAST = re.compile(r"\b(ever|previously|in the past|history of|used to|last (week|month|year)|before)\b", IC)
 ASKS_DENIAL = re.compile(r"\bden(y|ies|ied)\b|\brule[sd]? out\b|\b(say|said|says) (she|he|they) (did|does|do|has|had)n't\b"
-                         r"|\b(say|said|says) (she|he|they) (was|is|were) not\b|\bnegative for\b", I)
-DIMENSION = re.compile(r"\b(arousal|valence|dominance)\b", I)
+                         r"|\b(say|said|says) (she|he|they) (was|is|were) not\b|\bnegative for\b", IC)
+DIMENSION = re.compile(r"\b(arousal|valence|dominance)\b", IC)
 SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individual )?(people|speakers|voices|persons|individuals|"
-                           r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b", I)
+                           r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b", IC)
 
 # -- subjects ----------------------------------------------------------------------
 PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b(?!'?s? (husband|wife|partner|mother|mum|father|dad|son|daughter|"
                      r"relative|carer|friend|companion|grandson|granddaughter|child|children|baby|brother|sister)\b)|\bthe (man|woman|lady|gentleman|person) (being seen|who is ill|"
-                     r"with the (cough|symptoms))\b", I)
-CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practitioner|medic|consultant|dr)\b", I)
+                     r"with the (cough|symptoms))\b", IC)
+CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practitioner|medic|consultant|dr)\b", IC)
 RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
-                      r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister)\b", I)
+                      r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister)\b", IC)
 NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
 SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) (?:speaking |talking |heard |who "
                         r"speaks |who is speaking |first heard )?(?:at|around) "
-                        r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b", I)
+                        r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b"
+                        r"|\bthe (\d{1,2}:\d{2}(?::\d{2})?) (?:speaker|voice|man|woman|person)\b", IC)
+# "the man", "the woman on the phone" (not "the man at 00:28", which is a time): told apart by voice pitch.
+GENDER = re.compile(r"\b(the|a|that|this|one) (man|woman|lady|gentleman|male|female|guy|girl|boy)\b(?!'s voice)"
+                    r"(?! (speaking |talking |heard |who speaks )?(at|around) \d)", IC)
+GENDER_WORD = {"man": "man", "gentleman": "man", "male": "man", "guy": "man", "boy": "man",
+               "woman": "woman", "lady": "woman", "female": "woman", "girl": "woman"}
 CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) (the|this) (clip|sample|example|recording))?"
-                       r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", I)
+                       r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", IC)
 
 # -- sections and categories --------------------------------------------------------
 SECTION_WORDS = {

@@ -19,7 +19,7 @@ from harp_desktop.retrieval.localize import localize
 OPERATIONS = ("exists", "when_first", "when_all", "count", "describe", "emotion_at", "compare", "change", "who",
               "what_said")
 TARGETS = ("speech", "event", "emotion", "arousal", "valence", "dominance", "voice", "speakers")
-SUBJECTS = ("anyone", "patient", "clinician", "other", "cue", "named", "at_time")
+SUBJECTS = ("anyone", "patient", "clinician", "other", "cue", "named", "at_time", "gender")
 SECTIONS = ("consultation", "phone_call", "unrelated")
 MODES = ("reported", "exhibited", "either")
 
@@ -36,7 +36,8 @@ class Subject:
         if self.kind == "at_time":
             return f"the speaker at {self.at_s:.0f} s"
         return {"anyone": "anyone", "patient": "the patient", "clinician": self.name or "the clinician",
-                "other": "another person", "cue": "the voice of the example clip"}[self.kind]
+                "other": "another person", "cue": "the voice of the example clip",
+                "gender": f"the {self.name}"}[self.kind]
 
 
 @dataclass
@@ -96,9 +97,12 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     for m in lx.NAMED_SPEAKER.finditer(q):
         found.append((m.start(), Subject("named", m.group(1))))
     for m in lx.SPEAKER_AT.finditer(q):
-        t = lx.clock_seconds(m.group(1))
+        t = lx.clock_seconds(m.group(1) or m.group(2))
+        noun = m.group(0).split()[0 if m.group(1) else 2].lower()
         if t is not None:
-            found.append((m.start(), Subject("at_time", m.group(0).split()[0].lower(), t)))
+            found.append((m.start(), Subject("at_time", noun, t)))
+    for m in lx.GENDER.finditer(q):
+        found.append((m.start(), Subject("gender", lx.GENDER_WORD[m.group(2).lower()])))
     if has_speaker_cue or lx.CUE_VOICE.search(q):
         if lx.CUE_VOICE.search(q) or has_speaker_cue:
             found.append((lx.CUE_VOICE.search(q).start() if lx.CUE_VOICE.search(q) else 10**6, Subject("cue")))

@@ -7,6 +7,7 @@ default the reference annotator (the first to mark a span on it, e.g. the import
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from harp_desktop.evaluate import queries as qfmt
@@ -177,12 +178,14 @@ class AnnotationsAPI:
         """A queries.jsonl file as evaluation cases, and the recordings they need indexed.
         Recordings and cue clips are looked up in ``audio_dir`` (default: the file's folder)."""
         items = qfmt.read_queries(path)
-        base = Path(audio_dir).expanduser() if audio_dir else Path(path).parent
-        if not base.is_dir():
-            raise LookupError(f"audio folder not found: {base}")
         # A question bank may keep its clips beside the file and its recordings elsewhere: each
-        # relative path is looked up in the audio folder, then in the file's own folder.
-        roots = list(dict.fromkeys([base, Path(path).parent]))
+        # relative path is looked up in the audio folder(s) (os.pathsep-separated), then in the file's own folder.
+        dirs = [Path(d).expanduser() for d in str(audio_dir).split(os.pathsep) if d] if audio_dir else []
+        base = dirs[0] if dirs else Path(path).parent
+        for d in dirs:
+            if not d.is_dir():
+                raise LookupError(f"audio folder not found: {d}")
+        roots = list(dict.fromkeys([*dirs, base, Path(path).parent]))
 
         def find(rel: str) -> Path:
             return next(((r / rel).resolve() for r in roots if (r / rel).is_file()), (base / rel).resolve())

@@ -198,6 +198,10 @@ class AnswerContext:
             return {self.label_of(seg)} | (self.same_voice(seg) if widen else set())
         if subject.kind == "cue":
             return self.cue_speakers()
+        if subject.kind == "gender":
+            from harp_desktop.agent.answerers.voice import gender_speakers
+
+            return gender_speakers(self, subject.name or "")
         return None
 
     def cue_speakers(self) -> set[str]:

@@ -20,7 +20,7 @@ from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
 EMOTION_MIN = 0.6  # calibrated probability for "someone sounds <emotion>"; 0.5 and 0.7 scored worse on dev
-CHANGE_MIN = 0.06  # a mean arousal difference under this is "stayed about the same"
+CHANGE_MIN = 0.05  # a mean arousal difference under this is "stayed about the same"
 CANNOT_TELL = "Cannot tell from the sound"
 # Places on [0, 1] of each class (arousal, valence, dominance), after Russell's circumplex and the
 # NRC VAD lexicon's entries for these words (Mohammad 2018), rounded: see docs/decisions.md.
@@ -109,6 +109,17 @@ def answer_label(ctx: AnswerContext) -> Result:
     if spec.operation == "count":
         return Result(str(len(items)), f"{len(items)} moment(s) {where} sound {label}: {cites(items) or 'none'}.",
                       items, claim, True)
+    if not items and spec.operation in ("when_first", "when_all"):
+        # "When did someone sound happy?" presumes it happens: below the confidence bar, the speech
+        # whose most likely emotion is that label still answers, and the rationale says so.
+        pr = probs(ctx)
+        weak = [s for s in _subject_segments(ctx, spec.subject) if s["id"] in pr and top(pr[s["id"]])[0] == label]
+        if weak:
+            ev = ctx.evidence(weak[0], "emotion")
+            return Result(format_clock(weak[0]["start_s"]), f"No speech {where} reached the confidence bar for {label}; "
+                          f"the first whose most likely emotion is {label} is at {span(ev)} "
+                          f"(p={pr[weak[0]['id']][label]:.2f}): \"{weak[0]['text'].strip()[:100]}\".", [ev],
+                          {"kind": "emotion", "label": label}, True)
     if not items:
         first = "No" if spec.operation == "exists" else "Not found"
         return Result(first, f"No — not heard: no speech {where} was classified as {label} with enough confidence.",
@@ -216,6 +227,9 @@ def answer_change(ctx: AnswerContext) -> Result:
     claim = {"kind": "emotion", "axis": axis}
     pr = probs(ctx)
     segs = [s for s in segs if s["id"] in pr]
+    on_topic = [s for s in segs if spec.topic and _about(s["text"], spec.topic)]
+    if len(on_topic) >= 2:
+        segs = on_topic  # "while discussing X": the turns about X, not everything else said in the window
     if len(segs) < 2 and spec.topic:
         # HARP names the topic ("while discussing X"): the speech about it in the window stands in when
         # the subject's own turns are too few (diarisation may give one person two labels).
@@ -228,9 +242,10 @@ def answer_change(ctx: AnswerContext) -> Result:
     if len(segs) < 2:
         return Result("Not found", f"Fewer than two classified segments by {spec.subject.describe()} "
                       f"{ctx.window_words()}: a change cannot be read.", [], claim, False)
-    mid = (segs[0]["start_s"] + segs[-1]["end_s"]) / 2
-    first = [s for s in segs if (s["start_s"] + s["end_s"]) / 2 < mid] or segs[:1]
-    last = [s for s in segs if (s["start_s"] + s["end_s"]) / 2 >= mid] or segs[-1:]
+    # HARP's change is from the start of the stretch to its end: the first and the last third of the
+    # speaker's classified turns (one turn each when there are only a few).
+    n = max(1, len(segs) // 3)
+    first, last = segs[:n], segs[-n:]
     va, _ = _mean_dim(ctx, first, axis)
     vb, _ = _mean_dim(ctx, last, axis)
     diff = vb - va

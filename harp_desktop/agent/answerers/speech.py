@@ -135,7 +135,6 @@ def exists(ctx: AnswerContext) -> Result:
         return Result("Yes", f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
                       {"kind": "finding", "concepts": [f.concept for f in yes], "events": bool(heard)})
     if hits:
-        f = hits[0]
         why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}: \"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}"
                         for g in hits[:3])
         return Result("No", f"No — {why}.", [_ev(ctx, g) for g in hits[:3]],
