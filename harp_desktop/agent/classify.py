@@ -62,7 +62,9 @@ def refine(spec: QuerySpec, models, notes: list[str]) -> QuerySpec:
     except Exception as exc:  # noqa: BLE001 - no text model: the rule parse stands, said aloud
         notes.append(f"nearest-example classifier unavailable ({str(exc)[:60]}); used the rules")
         return spec
-    if op is not None:
+    if op is not None and op == spec.operation:
+        spec.confidence = max(spec.confidence, 0.9)  # two readings agree: the model is not asked as well
+    elif op is not None:
         reconcile(spec, op, None, f"examples({best:.2f})")
         if op in ("when_first", "when_all", "exists", "count") and spec.target == "speech":
             from harp_desktop.agent.query import parse_target
