@@ -136,7 +136,15 @@ ASKS_DENIAL = re.compile(r"\bden(y|ies|ied)\b|\brule[sd]? out\b|\b(say|said|says
                          r"|\b(say|said|says) (she|he|they) (was|is|were) not\b|\bnegative for\b", IC)
 DIMENSION = re.compile(r"\b(arousal|valence|dominance)\b", IC)
 SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individual )?(people|speakers|voices|persons|individuals|"
-                           r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b", IC)
+                           r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b"
+                           r"|\bcount (the |all the )?(different |distinct )?(people|speakers|voices|persons|participants)\b", IC)
+OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|people|a speaker) (other than|besides|apart from) "
+                                r"the patient\b", IC)
+# Which of several unrelated stretches: the one before the consultation, or after it.
+BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)|\bbefore (she|he|they) (goes|go|went) in\b",
+                            IC)
+AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)|\bafterwards\b|\bback in the waiting room\b",
+                           IC)
 
 # -- subjects ----------------------------------------------------------------------
 PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b(?!'?s? (husband|wife|partner|mother|mum|father|dad|son|daughter|"

@@ -106,6 +106,8 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     if has_speaker_cue or lx.CUE_VOICE.search(q):
         if lx.CUE_VOICE.search(q) or has_speaker_cue:
             found.append((lx.CUE_VOICE.search(q).start() if lx.CUE_VOICE.search(q) else 10**6, Subject("cue")))
+    if lx.OTHER_THAN_PATIENT.search(q):
+        return Subject("other", "someone other than the patient"), []
     found.sort(key=lambda x: x[0])
     uniq: list[Subject] = []
     for _, s in found:

@@ -86,9 +86,9 @@ class FindingsPanel(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         for col, mode in ((CONCEPT, QHeaderView.ResizeMode.Stretch), (STATUS, QHeaderView.ResizeMode.ResizeToContents),
-                          (WHO, QHeaderView.ResizeMode.Interactive), (TIME, QHeaderView.ResizeMode.ResizeToContents)):
+                          (WHO, QHeaderView.ResizeMode.ResizeToContents),
+                          (TIME, QHeaderView.ResizeMode.ResizeToContents)):
             header.setSectionResizeMode(col, mode)
-        header.resizeSection(WHO, 90)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
         self.tree.currentItemChanged.connect(lambda cur, _prev: self._show_selected())
@@ -203,15 +203,17 @@ class FindingsPanel(QWidget):
     def _row(self, f: Finding) -> QTreeWidgetItem:
         edited = f.source == "annotator"
         item = QTreeWidgetItem([("\u270e " if edited else "") + fd.concept_text(f), fd.status_word(f.status),
-                                fd.said_by(f, self._names), fd.citation(f)])
+                                f.role or self._name(f.speaker), fd.citation(f)])
         item.setData(CONCEPT, ID_ROLE, f.id)
         colour = fd.REJECTED_COLOR if f.rejected else fd.status_color(f.status)
         item.setIcon(STATUS, swatch(colour, 10))
         item.setForeground(STATUS, QBrush(QColor(colour)))
         quote = f"\u201c{f.text.strip()}\u201d" if f.text.strip() else "(no words: added by hand)"
-        item.setToolTip(CONCEPT, f"{quote}\n{f.category}; {'edited or added by an annotator' if edited else 'found by the index'}")
+        item.setToolTip(CONCEPT, f"{fd.concept_text(f)} ({f.category}; "
+                                 f"{'edited or added by an annotator' if edited else 'found by the index'})\n{quote}")
         item.setToolTip(STATUS, f"{fd.status_word(f.status)} ({f.status})")
-        item.setToolTip(WHO, f"{f.speaker or 'unknown speaker'}: {f.role or 'no role'}")
+        # The role is the column (what a reader needs); the name and label are one hover away.
+        item.setToolTip(WHO, f"{self._name(f.speaker)} ({f.speaker or 'no speaker'}): {f.role or 'no role'}")
         item.setToolTip(TIME, f"{f.start_s:.1f}\u2013{f.end_s:.1f} s \u2014 click to play")
         for col in range(len(COLUMNS)):
             font = item.font(col)
@@ -225,6 +227,9 @@ class FindingsPanel(QWidget):
             item.setToolTip(STATUS, f"rejected by an annotator (was: {fd.status_word(f.status)}); kept, never "
                                     "answered from")
         return item
+
+    def _name(self, label: str | None) -> str:
+        return self._names.get(label or "", label or "unknown speaker")
 
     # -- reading the view -------------------------------------------------------------------
     def findings(self) -> list[Finding]:

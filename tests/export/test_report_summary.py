@@ -11,7 +11,7 @@ from harp_desktop.api import Library
 from harp_desktop.export import summary
 from harp_desktop.findings import service
 from harp_desktop.findings.model import Finding
-from tests.export.conftest import flat, pdf_pages
+from tests.export.conftest import pdf_pages
 from tests.findings.helpers import CONSULTATION, make_recording
 from tests.ui.findings_data import make_consultation, rich_extract
 

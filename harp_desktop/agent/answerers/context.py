@@ -139,6 +139,14 @@ class AnswerContext:
         spans: list[tuple[float, float]] = []
         if spec.section:
             spans = [(a, b) for k, a, b in self.sections if k == spec.section]
+            consult = self.consultation_span
+            if spec.section == "unrelated" and consult:
+                from harp_desktop.agent import lexicon as lx
+
+                if lx.BEFORE_CONSULT.search(spec.question):
+                    spans = [(a, min(b, consult[0])) for a, b in spans if a < consult[0]] or spans
+                elif lx.AFTER_CONSULT.search(spec.question):
+                    spans = [(max(a, consult[1]), b) for a, b in spans if b > consult[1]] or spans
             if spec.section == "consultation" and not spans and self.consultation_span:
                 spans = [self.consultation_span]
             if not spans:
@@ -170,7 +178,8 @@ class AnswerContext:
         if self.spec.window_text:
             return f"in '{self.spec.window_text}'"
         if self.spec.section and len(self.windows) and self.windows[0] != (0.0, float(self.rec["duration_s"])):
-            return f"during the {self.spec.section.replace('_', ' ')}"
+            return {"unrelated": "in the non-clinical speech (waiting room, reading, radio)",
+                    "phone_call": "during the phone call"}.get(self.spec.section, f"during the {self.spec.section}")
         return "in the recording"
 
     # -- who ----------------------------------------------------------------------

@@ -38,6 +38,8 @@ def events(ctx: AnswerContext, label: str) -> list[Evidence]:
     if not who:
         ctx.notes.append(f"no speaker is known as {ctx.spec.subject.describe()}; counted every {label.replace('_', ' ')}")
         return out
+    if ctx.spec.subject.kind == "other":  # a bystander's sound may have nobody's turn next to it
+        return [e for e in out if e.speaker_label in who or e.speaker_label is None]  # type: ignore[attr-defined]
     return [e for e in out if e.speaker_label in who]  # type: ignore[attr-defined]
 
 
