@@ -73,6 +73,8 @@ def main() -> int:
     wait(lambda: w.waveform.has_waveform, 60)
     w.annotation.act_mode.trigger()
     w.annotation.panel.annotator.setText("alice")
+    w.annotation.panel.annotator.editingFinished.emit()  # her spans drawn as hers (green, resizable)
+    w.annotation.panel.drag_mode.setChecked(False)  # else the selection below would become a span
     a, b = marks[0]
     w.waveform.vb.setXRange(max(0.0, a - 8.0), b + 8.0, padding=0)
     w.seek(a + 0.02)

@@ -38,9 +38,12 @@ def test_tiers_hide_and_agreement(qtbot, two_annotators):
     _name, y0, h, _lane = next(x for x in t._layout if x[0] == "bob")
     t._clicked(1.7, y0 + h / 2)
     assert w.workbench.keys.current == bob["id"] and t.current_id == bob["id"]
-    assert w.player.position() == pytest.approx(1.2)
-    t._clicked(9.0, y0 + h / 2)  # no span there: a plain seek
-    assert w.player.position() == pytest.approx(9.0)
+    pos = w.player.position()
+    assert pos == pytest.approx(1.2)
+    end = w.waveform.duration - 0.5
+    t._clicked(end, y0 + h / 2)  # no span there: a plain seek
+    pos = w.player.position()  # (pytest's repr of a Player hangs: compare plain floats)
+    assert pos == pytest.approx(end)
 
     t.set_grouping("question")
     assert t.visible_tiers() == ["q-001"] and t.agreement.text().startswith("q-001: alice vs bob")
