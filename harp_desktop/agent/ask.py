@@ -77,6 +77,10 @@ def narrow_to_dialogue(plan: Plan, tools: RecordingTools) -> None:
                       f"{format_clock(found[0])}-{format_clock(found[1])}")
 
 
+INTENT_OF = {"exists": "yesno", "when_first": "when", "when_all": "when", "count": "count", "emotion_at": "emotion",
+             "compare": "emotion", "change": "emotion"}
+
+
 def narrow_to(plan: Plan, windows: list[tuple[float, float]]) -> None:
     """Search only the question's section (its first span when there are several)."""
     if not windows:
@@ -366,12 +370,13 @@ class Asker:
         supported = res.supported and bool(verdict.citations)
         timings["total"] = time.perf_counter() - t_all
         tool = {"event": "label", "emotion": "label", "voice": "speaker", "speakers": "time"}.get(spec.target, "keyword")
-        plan = {"intent": spec.operation, "operation": spec.operation, "target": spec.target, "source": spec.source,
+        # "intent" keeps the plan's older vocabulary (plan.INTENTS) for readers of stored answers.
+        intent = "speaker" if spec.target == "voice" else INTENT_OF.get(spec.operation, "text")
+        plan = {"intent": intent, "operation": spec.operation, "target": spec.target, "source": spec.source,
                 "target_event": res.claim.get("label") if res.claim.get("kind") == "event" else None,
                 "query": spec.to_dict(),
                 "sets": [{"start_s": a, "end_s": b, "calls": [{"tool": tool, "args": {}}]} for a, b in ctx.windows]}
-        models = {"llm": getattr(self.llm, "name", None) if "llm" in spec.source else None, "planner": spec.source,
-                  "audio_llm": None}
+        models = {"llm": getattr(self.llm, "name", None), "planner": spec.source, "audio_llm": None}
         result = ans.Answer(question, res.first, verdict.rationale, supported, kept, verdict.citations, plan, timings,
                             models, notes + spec.notes + ctx.notes, [{"tool": f"answer:{spec.operation}",
                                                                       "args": {"target": spec.target},

@@ -18,7 +18,7 @@ from harp_desktop.agent.query import QuerySpec, reconcile
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "query_examples.jsonl"
 K = 5
-MIN_SIM = 0.45  # below this the nearest example is not about the same thing
+MIN_SIM = 0.5  # below this the nearest example is not about the same thing
 MIN_VOTES = 3
 
 

@@ -119,6 +119,7 @@ EMOTIONS = {
     "calm": re.compile(r"\bcalm\w*|\brelaxed\b|\bserene\b|\bcomposed\b"),
     "neutral": re.compile(r"\bneutral\b|\bflat\b|\bmatter[- ]of[- ]fact\b"),
 }
+MOOD_WORDS = re.compile(r"\bemotion\w*|\bfeel\w*|\bmood\b|\btone\b|\bsound(s|ed)?\b|\bcome across\b|\bseem\w*", IC)
 SOUNDS_LIKE = re.compile(r"\bsound\w*|\bseem\w*|\bvoice\b|\btone\b|\bcome across\b|\bcame across\b|\bcomes across\b|\bshow\w*"
                          r"|\bexpress\w*|\bemotion\w*|\bfeel\w*|\bmood\b|\bspeaks?\b|\bspoke\b|\btalk\w*|\bhear\w*|\bheard\b"
                          r"|\bbecome\b|\bbecame\b|\bget(s)?\b|\bwas\b|\bis\b|\bwere\b|\bare\b", IC)

@@ -223,8 +223,14 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
 def reconcile(rules: QuerySpec, op: str | None, target: str | None, source: str) -> QuerySpec:
     """Another opinion (nearest examples, or the model) may change the operation where the rules
     were not decisive; code keeps what it read for certain (windows, quotes, clips, counts)."""
-    if op == "exists" and lx.WH_QUESTION.match(_unquoted(rules.question)):
+    u = _unquoted(rules.question)
+    if op == "exists" and lx.WH_QUESTION.match(u):
         return rules  # a wh-question is never answered Yes/No, whatever its neighbours say
+    # Operations the grammar must license: a neighbour's vote cannot invent a count, a comparison,
+    # a change or an emotion the question never asks about.
+    needs = {"count": lx.COUNT, "compare": lx.COMPARE, "change": lx.CHANGE, "emotion_at": lx.MOOD_WORDS}
+    if op in needs and not needs[op].search(u):
+        return rules
     if op in OPERATIONS and op != rules.operation and rules.confidence < 0.9:
         rules.notes.append(f"operation {rules.operation} -> {op} ({source})")
         rules.operation, rules.source = op, f"{rules.source}+{source}"

@@ -8,9 +8,6 @@ the answer, said by the one who answered ("Any blood in it?" / "No, no blood at 
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 from .assertion import answer_polarity, has_fine_word, opens_answer, quality, sentence_status
 from .model import Finding, Turn
 from .values import describe, find_values
@@ -47,10 +44,9 @@ DEDUPE_S = 30.0  # the same fact from the same voice within this many seconds is
 
 def _version() -> str:
     """The rules' own fingerprint: any edit to these modules re-runs the findings stage."""
-    here = Path(__file__).parent
-    modules = ("extract", "vocab", "assertion", "values", "questions")
-    digest = hashlib.sha256(b"".join((here / f"{m}.py").read_bytes() for m in modules))
-    return "extract-" + digest.hexdigest()[:12]
+    from harp_desktop.findings.digest import modules_digest
+
+    return "extract-" + modules_digest(("extract", "vocab", "assertion", "values", "questions"))
 
 
 VERSION = _version()

@@ -24,8 +24,9 @@ RULE_MODULES = ("sections", "band", "questions", "roles", "attribution", "servic
 
 
 def _rules_key() -> str:
-    here = Path(__file__).parent
-    return hashlib.sha256(b"".join((here / f"{m}.py").read_bytes() for m in RULE_MODULES)).hexdigest()[:12]
+    from harp_desktop.findings.digest import modules_digest
+
+    return modules_digest(RULE_MODULES)
 
 
 def _extractor_key() -> str:
@@ -41,8 +42,7 @@ def _extractor_key() -> str:
     vocab = Path(getattr(extract, "VOCABULARY_PATH", REPO_ROOT / "resources" / "clinical_concepts.json"))
     digest = hashlib.sha256(vocab.read_bytes()).hexdigest()[:12] if vocab.is_file() else "no-vocabulary"
     # Without a VERSION the extractor's own source stands in for it (its rules live there).
-    version = getattr(extract, "VERSION", None) or hashlib.sha256(
-        Path(extract.__file__).read_bytes()).hexdigest()[:12]
+    version = getattr(extract, "VERSION", None) or "unversioned"
     return f"extract:{version}:{digest}"
 
 

@@ -67,7 +67,11 @@ class FindingsDock:
             self.dock.raise_()
 
     def _visibility(self, _visible: bool) -> None:
-        if not self.w.isVisible() or getattr(self.w, "_closed", False):
+        try:
+            visible = self.w.isVisible()
+        except RuntimeError:  # the dock reports hiding while Qt deletes the window at exit
+            return
+        if not visible or getattr(self.w, "_closed", False):
             return  # the window hiding (closing, minimising) is not the user hiding the panel
         # isHidden: closed with its x button; a dock merely behind another tab is not hidden.
         shown = not self.dock.isHidden()
