@@ -355,12 +355,11 @@ class Asker:
     def _typed_answer(self, question: str, rec: dict, spec: QuerySpec, ctx: AnswerContext, res, notes: list[str],
                       timings: dict, t_all: float) -> ans.Answer:
         """An answerer's result, its citations checked for carrying the claim, as an Answer."""
-        emotion_of = {}
-        got = self.lib.db.get_array(rec["id"], "emotion_probs")
-        if got is not None:
-            arr, meta = got
-            emotion_of = {int(i): meta["labels"][int(p.argmax())] for i, p in zip(meta["segment_ids"], arr, strict=False)}
-        emotion_of.update({sid: max(p, key=p.get) for sid, p in ctx.__dict__.get("_read_now", {}).items() if p})
+        from harp_desktop.agent.answerers import emotion
+
+        # The answerers' own reading of the emotion stage (loaded once per question), plus what they read now.
+        read = {**emotion.probs(ctx), **{k: p for k, p in ctx.__dict__.get("_read_now", {}).items() if p}}
+        emotion_of = {sid: emotion.top(p)[0] for sid, p in read.items()}
         kept, dropped = support.check(res.cited, res.claim, ctx.tools._tags, emotion_of)
         verdict = verify.check(res.rationale, kept)
         if dropped:

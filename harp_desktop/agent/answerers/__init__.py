@@ -30,16 +30,10 @@ def count_voices(ctx: AnswerContext) -> Result:
 
 
 def count_quote(ctx: AnswerContext) -> Result:
-    from rapidfuzz import fuzz
+    from harp_desktop.agent.settle import count_quote as quoted
 
-    quote = (ctx.spec.quote or "").lower().strip(" .!?")
-    hits = []
-    for s in ctx.segments:
-        if not ctx.in_window(s["start_s"], s["end_s"]):
-            continue
-        for sent in speech.re.split(r"(?<=[.!?])\s+", s["text"]):
-            if sent.strip() and fuzz.ratio(sent.lower().strip(" .!?"), quote) >= 85:
-                hits.append(ctx.evidence(s, "keyword"))
+    said = [ctx.evidence(s, "keyword") for s in ctx.segments if ctx.in_window(s["start_s"], s["end_s"])]
+    hits = quoted(ctx.spec.quote or "", said)
     claim = {"kind": "speech", "quote": ctx.spec.quote}
     if not hits:
         return Result("0", f"'{ctx.spec.quote}' was not found in the transcript {ctx.window_words()}.", [], claim, True)

@@ -16,12 +16,11 @@ from rapidfuzz import fuzz
 
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.settle import CANNOT_TELL, EMOTION_MIN
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
-EMOTION_MIN = 0.6  # calibrated probability for "someone sounds <emotion>"; 0.5 and 0.7 scored worse on dev
 CHANGE_MIN = 0.05  # a mean arousal difference under this is "stayed about the same"
-CANNOT_TELL = "Cannot tell from the sound"
 # Places on [0, 1] of each class (arousal, valence, dominance), after Russell's circumplex and the
 # NRC VAD lexicon's entries for these words (Mohammad 2018), rounded: see docs/decisions.md.
 DIMENSIONS = {

@@ -6,12 +6,11 @@ import numpy as np
 
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.settle import VOICE_MATCH, VOICE_NEAR_BEST
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
 MALE_MAX_HZ = 155.0  # median F0 below this: a man's voice (adult male ~85-180 Hz, female ~165-255 Hz)
-VOICE_MATCH = 0.745  # best-window cosine between the cue's voice and a segment's (GE2E), set on dev (decisions.md)
-VOICE_NEAR_BEST = 0.06
 
 
 def voice_segments(ctx: AnswerContext, wav) -> list[Evidence]:
