@@ -63,6 +63,10 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
                    r"any)\b", IC)
 WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|whom|how(?! many))\b", IC)
+# "For how long...?", "Since when...?", "In which ear...?", "At what dose...?": a preposition before the
+# wh-word still makes a wh-question (asking what was said), never a yes/no one.
+PREP_WH = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(for|in|on|at|since|until|till|by|from|to|with|about|after|before|"
+                     r"during|into|of) (what|which|when|whom|whose|how)\b", IC)
 # "Significant weight loss?", "Any melaena?": a bare noun phrase asked as a question is a yes/no question.
 BARE = re.compile(r"^\s*(?:any |some |significant |much |a |an )?[a-z' -]{2,40}\?\s*$", IC)
 # "Does the cough sound dry or wet?": a choice between two words asks which, not whether.
@@ -214,3 +218,29 @@ def clock_seconds(text: str) -> float | None:
         return h * 3600 + mi * 60 + s
     m = re.fullmatch(r"(\d+(?:\.\d+)?) ?s(?:econds?)?", text.strip())
     return float(m.group(1)) if m else None
+
+
+def stem(w: str) -> str:
+    """A light suffix stripper ("wakes", "waking" -> "wak"; "planned" -> "plan"), cut to six letters:
+    enough to meet inflections of the same word, no stemming library being installed."""
+    w = w.lower().strip("'")
+    if len(w) > 4:
+        if w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif w.endswith(("ing", "ed")) and len(w) - (3 if w.endswith("ing") else 2) >= 3:
+            w = w[:-3] if w.endswith("ing") else w[:-2]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                w = w[:-1]  # planned -> plan
+        elif w.endswith(("ches", "shes", "xes", "sses")):
+            w = w[:-2]
+        elif w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+    elif len(w) == 4 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]  # gets -> get, cats -> cat
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w[:6]
+
+
+def stems(text: str) -> list[str]:
+    return [stem(w) for w in re.findall(r"[a-z][a-z'-]+", text.lower())]

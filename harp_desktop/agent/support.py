@@ -25,7 +25,9 @@ def _overlaps(e: Evidence, a: float, b: float, slack: float = 0.3) -> bool:
 
 def _has_terms(text: str, terms: list[str]) -> bool:
     low = text.lower()
-    return any(len(t) > 2 and (t in low or (len(t) >= 5 and fuzz.partial_ratio(t, low) >= TERM_MATCH)) for t in terms)
+    have = set(lx.stems(low))  # "examination" is carried by "let me examine you"
+    return any(len(t) > 2 and (t in low or lx.stem(t) in have or (len(t) >= 5 and fuzz.partial_ratio(t, low) >= TERM_MATCH))
+               for t in terms)
 
 
 def carries(e: Evidence, claim: dict, tags: list[dict], emotion_of: dict[int, str]) -> bool:

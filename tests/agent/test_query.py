@@ -43,6 +43,11 @@ CASES = [
     ("Can you hear the patient laughing?", {}, "exists", "event", {"event": "laughter"}),
     ("Did the patient say she was afraid of needles?", {}, "exists", "speech", {}),
     ("What did the doctor advise in the last two minutes?", {}, "what_said", "speech", {}),
+    # A preposition before the wh-word is still a wh-question, never Yes/No.
+    ("For how long has her sleep been poor?", {}, "what_said", "speech", {}),
+    ("Since when has he had the rash?", {}, "what_said", "speech", {}),
+    ("In which knee is the swelling?", {}, "what_said", "speech", {}),
+    ("At what dose was the inhaler started?", {}, "what_said", "speech", {}),
 ]
 
 

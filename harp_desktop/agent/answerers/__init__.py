@@ -8,7 +8,9 @@ said, which go to retrieval and the reasoning step (``agent/ask.py``).
 
 from __future__ import annotations
 
-from harp_desktop.agent.answerers import emotion, sounds, speech, voice
+import re
+
+from harp_desktop.agent.answerers import emotion, said, sounds, speech, voice
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 
@@ -41,9 +43,41 @@ def count_quote(ctx: AnswerContext) -> Result:
                   + ", ".join(span(e) for e in hits[:12]) + ".", hits, claim)
 
 
+GENDER_ASK = re.compile(r"\b(male or female|female or male|(a )?man or (a )?woman|(a )?woman or (a )?man|what (gender|sex))\b"
+                        r"|^\s*(is|was) (the|that|this) [\w' ]{2,30}? (a )?(man|woman|male|female|lady|gentleman)\s*\??\s*$",
+                        re.I)
+
+
+def voice_gender(ctx: AnswerContext) -> Result | None:
+    """"Is the doctor male or female?": the subject's voice pitch (median F0 per speaker)."""
+    from harp_desktop.agent.answerers.voice_match import gender_speakers
+
+    who = ctx.speakers_for(ctx.spec.subject)
+    if not who:
+        return None
+    men, women = gender_speakers(ctx, "man"), gender_speakers(ctx, "woman")
+    label = sorted(who)[0]
+    said = [s for s in ctx.segments if ctx.label_of(s) in who and s["text"].strip()]
+    if label not in men and label not in women or not said:
+        return None
+    gender = "male" if label in men else "female"
+    cited = [ctx.evidence(s, "voice", 1.0) for s in said[:2]]
+    why = (f"{ctx.spec.subject.describe()} is {label}, whose voice pitch is in the {gender} range "
+           f"(median fundamental frequency per speaker): {span(cited[0])}.")
+    asked = re.search(r"\b(man|woman|male|female|lady|gentleman)\s*\??\s*$", ctx.spec.question, re.I)
+    if ctx.spec.operation == "exists" and asked and not re.search(r"\bor\b", ctx.spec.question, re.I):
+        want = "male" if asked.group(1).lower() in ("man", "male", "gentleman") else "female"
+        return Result("Yes" if want == gender else "No", why, cited, {"kind": "finding"})
+    return Result(gender, why, cited, {"kind": "finding"})
+
+
 def answer(ctx: AnswerContext) -> Result | None:
     spec = ctx.spec
     op, target = spec.operation, spec.target
+    if GENDER_ASK.search(spec.question) and spec.subject.kind in ("patient", "clinician", "other", "named"):
+        got = voice_gender(ctx)
+        if got is not None:
+            return got
     if op == "compare":
         return emotion.answer_compare(ctx)
     if op == "change":
@@ -53,7 +87,7 @@ def answer(ctx: AnswerContext) -> Result | None:
     if op == "emotion_at" or op in ("describe", "what_said") and target == "emotion":
         return emotion.answer_at(ctx)
     if op in ("describe", "what_said"):
-        return speech.listing(ctx)  # None: retrieval and the reasoning step write it
+        return speech.listing(ctx) or said.answer(ctx)
     if target == "event":
         return sounds.answer(ctx)
     if target == "voice":
@@ -72,4 +106,4 @@ def answer(ctx: AnswerContext) -> Result | None:
         return speech.exists(ctx)
     if op in ("when_first", "when_all"):
         return speech.when(ctx)
-    return speech.listing(ctx)
+    return speech.listing(ctx) or said.answer(ctx)

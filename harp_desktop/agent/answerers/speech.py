@@ -13,6 +13,7 @@ import re
 from rapidfuzz import fuzz
 
 from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent.answerers import said
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
 from harp_desktop.retrieval.localize import format_clock
@@ -31,8 +32,9 @@ KIND_WORDS = {
     "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
                         r"|\breading\b|\bweight\b|\bmeasure\w*", re.I),
     "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
-                       r"|\breferr\w*|\btests?\b|\bsick note\b|\btreatment\b", re.I),
-    "examination": re.compile(r"\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*", re.I),
+                       r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
+    "examination": re.compile(r"\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",
+                              re.I),
     "diagnosis": re.compile(r"\bdiagnos\w*|\bwhat (does|did) the (doctor|gp|nurse|clinician) think\b|\bcause\b|\blikely\b", re.I),
     "history": re.compile(r"\bsmok\w*|\balcohol\b|\bdrink\w*|\btravel\w*|\bjob\b|\bwork\b|\boccupation\b|\bhistory\b", re.I),
 }
@@ -203,9 +205,21 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
 BOUNDARY = re.compile(r"\b(start|starts|begin|begins|began|end|ends|ended|finish|finishes|over)\b", re.I)
 
 
+EDGE_WORDS = {"give", "time", "point", "moment", "exact", "exactly", "timestamp", "what", "starting", "beginning"}
+
+
+def _beyond_section(spec) -> list[str]:
+    """The question's topic words other than the section's own name and its edge ("start time of
+    the face-to-face appointment" names only the section)."""
+    body = spec.question.lower()
+    for pat in lx.SECTION_WORDS.values():
+        body = pat.sub(" ", body)
+    return [t for t in lx.content_terms(body) if not BOUNDARY.fullmatch(t) and t not in EDGE_WORDS]
+
+
 def when(ctx: AnswerContext) -> Result:
     spec = ctx.spec
-    if spec.section and BOUNDARY.search(spec.question) and len([t for t in spec.terms if not BOUNDARY.fullmatch(t)]) <= 1:
+    if spec.section and BOUNDARY.search(spec.question) and len(_beyond_section(spec)) <= 1:
         # "When does the consultation start?": the section's own edge.
         a, b = ctx.windows[0][0], ctx.windows[-1][1]
         t = b if re.search(r"\b(end|ends|ended|finish|finishes|over)\b", spec.question, re.I) else a
@@ -220,7 +234,14 @@ def when(ctx: AnswerContext) -> Result:
     kinds = [k for k, p in KIND_WORDS.items() if p.search(spec.question)] if not concepts else []
     found = sorted((f for f in ctx.findings if (f.concept in concepts or f.kind in kinds) and _in_scope(ctx, f)),
                    key=lambda f: f.start_s)
-    cited = [_ev(ctx, f) for f in found] or _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
+    cited = [_ev(ctx, f) for f in found]
+    hits = _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
+    key = said.rarest(ctx, spec.question)
+    hits = [e for e in hits if said.carries(e.text, key)] if key else hits  # the topic word, not "gets"
+    # The first (or last) time the topic comes up is in the findings or in the words, whichever is
+    # earlier: "let me examine you" comes before the first examination finding.
+    seen = {(round(e.start_s), round(e.end_s)) for e in cited}
+    cited = sorted(cited + [e for e in hits if (round(e.start_s), round(e.end_s)) not in seen], key=lambda e: e.start_s)
     claim = {"kind": "speech", "terms": ctx.spec.terms}
     if not cited:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
@@ -280,16 +301,23 @@ def _options_word(spec, word: str) -> str:
     return word.replace("the ", "", 1)
 
 
-WH_HEAD = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(?:what|which)\b((?:\s+[\w'-]+){1,4})", re.I)
+WH_HEAD = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(?:what|which)\b((?:\s+[\w'-]+){1,6})", re.I)
+AUX = re.compile(r"^(did|does|do|is|are|was|were|has|have|had|should|must|will|would|can|could|'s|s)$", re.I)
 
 
 def asked_kinds(question: str) -> list[str]:
-    """Kinds of finding a wh-question asks for by its head noun ("which medicines...", "what was the
-    blood pressure reading?"), not by any word in it ("how long must he stay off work?" asks no list)."""
-    m = WH_HEAD.match(lx.QUOTE_FREE.sub(" ", question))
+    """Kinds of finding a wh-question asks for by its head (what it asks for), not by any word in it.
+
+    The head is the noun phrase after "what/which" ("which medicines does she take", "what
+    allergies"); with none ("what did the doctor advise", "what was the blood pressure reading")
+    it is the words after the auxiliary. "What reaction did penicillin cause?" asks for a
+    reaction, not a list of causes; "how long must he stay off work?" asks no list."""
+    m = WH_HEAD.match(lx.QUOTE_FREE.sub(" ", question).replace("'s ", " 's "))
     if not m:
         return []
-    head = m.group(1)
+    words = m.group(1).split()
+    cut = next((i for i, w in enumerate(words) if AUX.match(w)), len(words))
+    head = " ".join(words[:cut][:4] if cut > 0 else words[1:6])
     return [k for k, p in KIND_WORDS.items() if p.search(head)]
 
 
@@ -309,12 +337,15 @@ def listing(ctx: AnswerContext) -> Result | None:
     if not pool:
         return None
     # Examinations, diagnoses and plans are the clinician's words; a patient's "I had depression" is history.
-    by_clinician = [f for f in pool if f.role == "clinician"]
-    if set(kinds) <= {"examination", "diagnosis", "plan"} and by_clinician:
-        pool = by_clinician
+    if set(kinds) <= {"examination", "diagnosis", "plan"} and any(f.role for f in pool):
+        pool = [f for f in pool if f.role == "clinician"]
+        if not pool:
+            return None  # none of the clinician's own words name one: the turn that answers is found by meaning
     pool = sorted(pool, key=lambda f: f.start_s)[:6]
-    first = "; ".join(f.concept + (f" {f.value}" if f.value else "") for f in pool)
     cited = [_ev(ctx, f) for f in pool]
+    # A finding without a parsed value ("what temperature did she have?") shows its words instead.
+    first = "; ".join(f.concept + (f" {f.value}" if f.value else f": \"{e.text.strip()[:90]}\"" if len(pool) <= 2 else "")
+                      for f, e in zip(pool, cited, strict=True))
     said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
     return Result(first[:160], f"From the {', '.join(kinds)} findings {ctx.window_words()}: {said}.", cited,
                   {"kind": "finding", "concepts": [f.concept for f in pool]})
@@ -349,6 +380,9 @@ def count(ctx: AnswerContext) -> Result:
     terms = lx.content_terms(about.group(1)) if asks and about else [] if asks else \
         [t for t in terms if not t.startswith("question")]
     stems = [_stem(t) for t in terms if len(t) > 3]
+    # "On how many occasions does she ask him to breathe in deeply?": an occasion holds the words
+    # together (breathe AND deep), not any one of them; with many words, two of every three.
+    need = len(stems) if len(stems) <= 3 else max(2, (2 * len(stems) + 2) // 3)
     hits = []
     for s in ctx.segments:
         if not s["text"].strip() or not ctx.in_window(s["start_s"], s["end_s"]):
@@ -356,7 +390,7 @@ def count(ctx: AnswerContext) -> Result:
         if who is not None and ctx.label_of(s) not in who:
             continue
         words = [_stem(w) for w in re.findall(r"[a-z']+", s["text"].lower())]
-        if stems and not any(st in words or any(w.startswith(st) for w in words) for st in stems):
+        if stems and sum(st in words or any(w.startswith(st) for w in words) for st in stems) < need:
             continue
         n = s["text"].count("?") if asks else 1
         hits += [ctx.evidence(s, "keyword")] * n

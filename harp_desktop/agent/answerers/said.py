@@ -1,0 +1,266 @@
+"""Free-text "what was said" questions ("what makes the tightness worse?", "when is her
+follow-up?", "what does he do for a living?"): the turn that answers, then quoted.
+
+A turn answers when it carries what the question asks about and what it asks for:
+- its content words, weighted by how rare they are in this recording (a word every turn
+  has says nothing), matched on stems ("wakes" / "wake", "listening" / "listen");
+- its meaning (MiniLM cosine to the question), so "home remedy" meets "honey and lemon";
+- the dialogue: a reply is scored with the question turn before it ("Any allergies?" /
+  "Penicillin, my face swelled up"), since patients answer in few words;
+- the kind of answer wanted: a time, a duration, a number, a frequency, a place; a turn that
+  is itself a question is rarely the answer to a wh-question;
+- the subject: "what did the doctor hear" is in the clinician's words.
+No language model is needed; with one, ``ask.py`` lets it rephrase the chosen turns only.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent import support
+from harp_desktop.agent.answerers.context import AnswerContext, Result
+from harp_desktop.agent.chain import span
+
+NUM = r"(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|" \
+      r"hundred|half|a couple|a few|several)"
+WANTS = [  # (what the question asks for, how a turn that gives it reads)
+    ("time", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(when\b|since when\b|what (time|day|date|slot)\b|which (day|date|time)\b)"
+                        r"|\bwhat time of (day|night)\b|\bby when\b", re.I),
+     re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(am|pm|a\.m\.|p\.m\.)\b|o'clock|\b(morning|afternoon|evening|night|midnight|"
+                r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|yesterday|tonight|week|weeks|"
+                r"month|months|christmas|easter|summer|winter|spring|autumn|ago|since|before|after|until|by)\b", re.I)),
+    ("duration", re.compile(r"\bhow long\b|\bfor how long\b|\bsince when\b", re.I),
+     re.compile(rf"\b{NUM} (seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\bsince\b|\bago\b|\ball (day|night|week)\b",
+                re.I)),
+    ("frequency", re.compile(r"\bhow (often|frequently|regularly)\b|\bhow many times a\b", re.I),
+     re.compile(r"\b(times? a|a|per|every|each) (day|week|night|month|hour)\b|\b(daily|nightly|weekly|most days|most nights|"
+                r"always|sometimes|occasionally|once|twice|constantly|all the time|every day)\b", re.I)),
+    ("number", re.compile(r"\bhow (many|much|old|far|heavy|high)\b|\bwhat (number|dose|dosage|score|reading|level|amount|"
+                          r"temperature|weight|rate)\b|\bout of (ten|10)\b|\bwhat (numbers?|readings?)\b", re.I),
+     re.compile(rf"\b{NUM}\b|%|\bper ?cent\b", re.I)),
+    ("name", re.compile(r"\bnames?\b|\bcalled\b|\bwho is\b", re.I),
+     re.compile(r"(?<=[a-z,] )[A-Z][a-z]{2,}\b|\b(I'm|I am|this is|it's|my name is|called) [A-Z][a-z]+")),
+    ("place", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?where\b", re.I),
+     re.compile(r"\b(in|at|on|to|into|from|near|down|up) (the|my|his|her|a|your)\b|\b(left|right|side|front|back|here|there)\b",
+                re.I)),
+]
+ASKS = re.compile(r"\?|(^|[,.;]\s*)(and |so |now |okay,? |right,? )?(do|does|did|is|are|was|were|have|has|can|could|would|"
+                  r"any|how|what|when|where|why|which)\b", re.I)
+# "How does he feel once the doctor says it isn't cancer?": the reply to that statement answers.
+AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight after)\s+((the|his|her) )?(doctor|clinician|gp|nurse|"
+                          r"patient|husband|wife|he|she|they)\b(.*)$", re.I)
+SUBJECT_WORDS = re.compile(r"^(patient|doctor|clinician|gp|nurse|she|he|her|him|his|they|them|say|says|said|tell|told|"
+                           r"mention\w*|talk\w*|speaker|person|man|woman|recording|call|phone|consultation|seconds?|minutes?|between|"
+                           r"during|around|after|before|first|last|final|next|earliest|latest|ever|times?|point|moment)$", re.I)
+MAX_FIRST = 220
+
+
+stem, _stems = lx.stem, lx.stems
+
+
+def wanted(question: str) -> list[tuple[str, re.Pattern]]:
+    """The kinds of answer the question asks for, with how a turn that gives one reads."""
+    return [(name, gives) for name, asks, gives in WANTS if asks.search(question)]
+
+
+def _best_sentence(text: str, terms: set[str], gives: list[re.Pattern]) -> str:
+    sents = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+    if len(sents) <= 1:
+        return text.strip()[:MAX_FIRST]
+
+    def score(s: str) -> float:
+        st = set(_stems(s))
+        return len(st & terms) + sum(1.5 for g in gives if g.search(s)) - (0.5 if ASKS.search(s) else 0.0)
+
+    i = max(range(len(sents)), key=lambda k: score(sents[k]))
+    out = sents[i]
+    if len(out) < 60 and i + 1 < len(sents):  # "At its worst." "About a seven." reads as one answer
+        out = f"{out} {sents[i + 1]}"
+    return out[:MAX_FIRST]
+
+
+GRAMMAR = set("""a an the is are was were be been being do does did doing have has had having can could would should
+will shall may might must of in on at to for from by with about as into over than so that this these those there
+what which who whom whose when where why how any some it its and or but if then i you we me my your our their
+one out up through across like just also very really get got""".split())
+
+
+def focus_terms(question: str) -> list[str]:
+    """The question's topic stems: its words without grammar, window/section phrases and the words
+    that say who said it ("what did the doctor hear through the stethoscope?" -> hear, stethoscope)."""
+    body = lx.BEFORE_CONSULT.sub(" ", lx.AFTER_CONSULT.sub(" ", question)).lower()
+    for pat in lx.SECTION_WORDS.values():
+        body = pat.sub(" ", body)
+    words = re.findall(r"[a-z][a-z'-]+", body)
+    keep = [w for w in words if w not in GRAMMAR and not SUBJECT_WORDS.match(w) and len(w) > 2]
+    return list(dict.fromkeys(stem(w) for w in keep))
+
+
+def rarest(ctx: AnswerContext, question: str, keep: int = 1) -> list[str]:
+    """The question's ``keep`` rarest topic stems that this recording's speech contains at all,
+    rarest first: "the cat gets its first mention when?" is about "cat", not "gets"."""
+    every = [set(_stems(s["text"])) for s in ctx.segments if s["text"].strip()]
+    df = {t: sum(t in e for e in every) for t in focus_terms(question)}
+    return [t for t, n in sorted(df.items(), key=lambda kv: kv[1]) if n > 0][:keep]
+
+
+def carries(text: str, stems: list[str], need: int | None = None) -> bool:
+    """Whether a turn holds the stems (all of them, or ``need`` of them)."""
+    have = set(_stems(text))
+    return sum(t in have for t in stems) >= (len(stems) if need is None else need)
+
+
+def _is_question(text: str) -> bool:
+    """A turn that asks (a "?" or a clause opening like one: ASR drops question marks)."""
+    return bool(ASKS.search(text.strip()))
+
+
+def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, dict]]:
+    """Turns in the question's windows, best answer first, with their scores.
+
+    relevance(turn) = 0.55 x rare-word overlap + 0.45 x meaning; a turn's score adds the
+    relevance of the other speaker's turn just before it (more when that turn asked a
+    question: replies are short), the answer-kind match, and the subject's role."""
+    question = question or ctx.spec.question
+    by_start = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()]
+    segs = [s for s in by_start if ctx.in_window(s["start_s"], s["end_s"])]
+    if not segs:
+        return []
+    plain = lx.QUOTE_FREE.sub(lambda m: m.group(1), question)
+    after = AFTER_CLAUSE.search(plain)
+    terms = focus_terms(plain[:after.start()] if after else plain)
+    before = focus_terms(after.group(5)) if after else []  # the statement the answer replies to
+    every = [set(_stems(s["text"])) for s in by_start]
+    n = max(len(every), 1)
+
+    def weights(ts: list[str]) -> dict[str, float]:
+        return {t: math.log((n + 1) / (1 + sum(t in e for e in every))) + 0.1 for t in ts}
+
+    idf, idf_before = weights(terms), weights(before)
+    total, total_before = sum(idf.values()) or 1.0, sum(idf_before.values()) or 1.0
+    sem, pair_sem = _semantic(ctx, question, by_start)
+    gives = [g for _, g in wanted(question)]
+    role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
+    who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
+    index = {s["id"]: i for i, s in enumerate(by_start)}
+
+    def lex(s: dict, w8: dict[str, float] = idf, tot: float = total) -> float:
+        st = set(_stems(s["text"]))
+        return sum(w for t, w in w8.items() if t in st) / tot
+
+    unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if ctx.spec.section is None else []
+    anchor = ctx.spec.anchor_s
+    out = []
+    for s in segs:
+        i = index[s["id"]]
+        prev = next((p for p in reversed(by_start[max(0, i - 3):i])
+                     if ctx.label_of(p) != ctx.label_of(s) and s["start_s"] - p["end_s"] < 10), None)
+        own = 0.55 * lex(s) + 0.45 * sem.get(s["id"], 0.0)
+        if prev is not None:
+            asked = _is_question(prev["text"])
+            # The exchange read as one: a reply's meaning is its question's plus its own words.
+            pair = pair_sem.get((prev["id"], s["id"]), 0.0)
+            own = max(own, 0.55 * lex(s) + 0.45 * pair) if asked else own
+            own += (0.6 if asked else 0.3) * 0.55 * lex(prev)
+            if before:
+                own += 0.5 * lex(prev, idf_before, total_before)
+        score = own
+        if anchor is not None:  # "what does the doctor say at 03:51?": the turn at that time
+            dist = 0.0 if s["start_s"] <= anchor <= s["end_s"] else min(abs(anchor - s["start_s"]), abs(anchor - s["end_s"]))
+            score += 0.3 * max(0.0, 1.0 - dist / 10.0)
+        if unrelated and any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in unrelated):
+            score *= 0.7  # a clinical question is about the clinical talk unless it names the waiting room
+        if gives:
+            score += 0.15 if any(g.search(s["text"]) for g in gives) else -0.05
+        if _is_question(s["text"]):
+            # A wh-question is answered by a statement, rarely by another question ("Hello? Oh, I'm Diane").
+            score -= 0.05 if gives and any(g.search(s["text"]) for g in gives) else 0.2
+        spk = ctx.label_of(s)
+        if role is not None and ctx.roles:
+            score *= 1.15 if ctx.roles.get(spk or "") == role else 0.75
+        if who is not None:
+            score *= 1.15 if spk in who else 0.6
+        out.append((score, s))
+    return sorted(out, key=lambda x: -x[0])
+
+
+def _semantic(ctx: AnswerContext, question: str, segs: list[dict]
+              ) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+    """Cosine of each turn, and of each (turn, next turn by another voice) exchange, to the
+    question, from the stored text vectors (an exchange: the sum of its two unit vectors).
+    No vectors: lexical only."""
+    try:
+        q = np.asarray(ctx.lib.models.text().embed([question])[0], np.float32)
+        ids = [s["id"] for s in segs]
+        vecs = ctx.lib.vectors.get(ctx.rec["sha256"], "text", ids)
+        vecs = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-9)
+        qn = q / max(float(np.linalg.norm(q)), 1e-9)
+        sims = vecs @ qn
+        one = {i: max(0.0, float(v)) for i, v in zip(ids, sims, strict=True)}
+        pairs: dict[tuple[int, int], float] = {}
+        for k in range(1, len(segs)):
+            for j in range(max(0, k - 3), k):
+                v = vecs[j] + vecs[k]
+                pairs[(ids[j], ids[k])] = max(0.0, float(v @ qn / max(float(np.linalg.norm(v)), 1e-9)))
+        return one, pairs
+    except Exception:  # noqa: BLE001 - a library without text vectors still answers lexically
+        ctx.notes.append("no text vectors for this recording: turns ranked by their words only")
+        return {}, {}
+
+
+OPTIONS = re.compile(r"\b([a-z][\w-]+)\W{0,2} or (?:a |an |the )?([a-z][\w-]+)\s*[?.]?\s*$", re.I)
+
+
+def _chosen_option(question: str, turns: list[dict]) -> str | None:
+    """For an either/or question, the option the best turns say (and only one of them says)."""
+    m = OPTIONS.search(question)
+    if not m:
+        return None
+    a, b = m.group(1).lower(), m.group(2).lower()
+    for t in turns:
+        st = set(_stems(t["text"]))
+        has_a, has_b = stem(a) in st, stem(b) in st
+        if has_a != has_b:
+            return a if has_a else b
+    return None
+
+
+def _continuation(ctx: AnswerContext, seg: dict) -> dict | None:
+    """The same speaker's next turn when it follows without a pause (one sentence split in two)."""
+    after = [s for s in ctx.segments if s["start_s"] >= seg["end_s"] - 0.05 and s["text"].strip()]
+    nxt = min(after, key=lambda s: s["start_s"], default=None)
+    if nxt is None or nxt["start_s"] - seg["end_s"] > 1.5 or ctx.label_of(nxt) != ctx.label_of(seg):
+        return None
+    return nxt
+
+
+def answer(ctx: AnswerContext) -> Result:
+    ranked = rank(ctx)
+    if not ranked or ranked[0][0] <= 0.05:
+        return Result("Not found", f"Nothing said {ctx.window_words()} answers this.", [],
+                      {"kind": "speech", "terms": ctx.spec.terms}, False)
+    best_score, best = ranked[0]
+    terms = set(focus_terms(ctx.spec.question))
+    gives = [g for _, g in wanted(ctx.spec.question)]
+    first = _best_sentence(best["text"], terms, gives)
+    more = _continuation(ctx, best)
+    if more is not None and gives and not any(g.search(first) for g in gives) and any(g.search(more["text"]) for g in gives):
+        # ASR cut the sentence in two ("...if you're too breathless / to speak, call 999"): the answer is in the rest.
+        first = f"{first} {_best_sentence(more['text'], terms, gives)}"[:MAX_FIRST + 80]
+        ranked.insert(1, (best_score, more))
+    # The cited turns must share a content word with the question or with the answer quoted from them.
+    claim = {"kind": "answer_words", "terms": support.answer_words(ctx.spec.question, first)}
+    close = [s for sc, s in ranked[1:4] if sc >= 0.8 * best_score]
+    cited = [ctx.evidence(best, "keyword", best_score)] + [ctx.evidence(s, "keyword", sc) for sc, s in ranked[1:4]
+                                                          if s in close]
+    option = _chosen_option(ctx.spec.question, [s for _, s in ranked[:3]])
+    if option:
+        first = option  # "are the coughs dry or wet?": the option the answering turn says
+    speaker = ctx.role_name(ctx.label_of(best)) if ctx.roles.get(ctx.label_of(best) or "") else best.get("speaker")
+    also = "; also: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}" for e in cited[1:]) if cited[1:] else ""
+    rationale = f"The {speaker or 'speaker'} says at {span(cited[0])}: \"{best['text'].strip()[:240]}\"{also}."
+    return Result(first, rationale, cited, claim)

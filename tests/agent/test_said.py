@@ -1,0 +1,65 @@
+"""Free-text "what was said" answers (agent/answerers/said.py): the turn that answers, found by
+the question's rare words, its meaning, the kind of answer it asks for and the dialogue, on the
+real indexed clip (tests/conftest.py `indexed`). Wordings here are not the bank's."""
+
+from __future__ import annotations
+
+import pytest
+
+from harp_desktop.agent.answerers import said
+
+
+@pytest.mark.parametrize("word,same", [("wakes", "waking"), ("planned", "plan"), ("listening", "listen"),
+                                       ("investigations", "investigate"), ("stairs", "stair")])
+def test_inflections_meet(word, same):
+    assert said.stem(word) == said.stem(same)
+
+
+def test_unrelated_words_stay_apart():
+    assert said.stem("chest") != said.stem("check") and said.stem("pain") != said.stem("paint")
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("When did the headache begin?", "time"), ("Since when has he felt like this?", "duration"),
+    ("For how long has she slept badly?", "duration"), ("How often is the tablet taken?", "frequency"),
+    ("What dose was she told to take?", "number"), ("Where exactly does it hurt?", "place"),
+    ("What are the two callers' names?", "name")])
+def test_answer_kind_from_the_question(question, kind):
+    assert kind in [k for k, _ in said.wanted(question)]
+
+
+def test_no_answer_kind_for_an_open_question():
+    assert said.wanted("What did the doctor say about the cough?") == []
+
+
+@pytest.mark.parametrize("text,asks", [("Any allergies to medicines.", True), ("And out of 10, how bad is it", True),
+                                       ("It started on Sunday.", False), ("I work in a restaurant in town.", False)])
+def test_a_turn_that_asks_even_without_a_question_mark(text, asks):
+    assert said._is_question(text) is asks
+
+
+def test_focus_drops_who_and_window_words():
+    terms = said.focus_terms("Between 10 and 40 seconds, what did the doctor hear through the stethoscope?")
+    assert said.stem("stethoscope") in terms and said.stem("hear") in terms
+    assert not {said.stem(w) for w in ("doctor", "seconds", "through", "between")} & set(terms)
+
+
+@pytest.mark.parametrize("question,words", [
+    ("How often should the tablet be taken?", ["twice"]),
+    ("What is the instruction about taking the tablets?", ["tablet"]),
+    ("Which day did her headache come on?", ["sunday"]),
+    ("For how long has sleep been a problem?", ["two weeks", "2 weeks"]),
+])
+def test_the_answering_turn_is_quoted_and_cited(indexed, question, words):
+    lib, res = indexed
+    a = lib.ask(res.sha256, question)
+    assert a.plan["query"]["operation"] in ("what_said", "describe")
+    low = (a.answer + " " + a.rationale).lower()
+    assert any(w in low for w in words), (question, a.answer)
+    assert a.supported and a.citations
+
+
+def test_a_reply_is_found_through_the_question_before_it(indexed):
+    lib, res = indexed
+    a = lib.ask(res.sha256, "What did the patient answer about chest pain or breathlessness?")
+    assert "breathe normally" in (a.answer + a.rationale).lower() or "cough" in a.answer.lower()
