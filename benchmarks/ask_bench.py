@@ -59,6 +59,8 @@ def main() -> None:
     ap.add_argument("--fusions", default="rrf")
     ap.add_argument("--single-pass", action="store_true")
     ap.add_argument("--show-failures", action="store_true")
+    ap.add_argument("--as-indexed", action="store_true",
+                    help="ask the library as it is: index only recordings it lacks (no re-run of stages whose code changed)")
     args = ap.parse_args()
     lib = Library(args.library or tempfile.mkdtemp(prefix="harp-ask-bench-"))
     cases, recordings = lib.file_cases(args.queries, args.audio_dir)
@@ -68,6 +70,12 @@ def main() -> None:
 
         llm = load_llm(args.llm)
     for rec in recordings:
+        try:
+            if args.as_indexed:
+                lib.recording(rec)
+                continue
+        except LookupError:
+            pass
         lib.index(rec, IndexOptions())
     summary = []
     for mode in args.modes.split(","):

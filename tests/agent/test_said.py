@@ -63,3 +63,23 @@ def test_a_reply_is_found_through_the_question_before_it(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "What did the patient answer about chest pain or breathlessness?")
     assert "breathe normally" in (a.answer + a.rationale).lower() or "cough" in a.answer.lower()
+
+
+@pytest.mark.parametrize("question,extra", [
+    ("Does he need to fast before his blood test?", "fast"),
+    ("Must she stop eating before the scan?", "stop"),
+    ("Does the rash get worse after a hot shower?", "shower"),
+])
+def test_a_question_about_something_said_of_a_concept_keeps_that_thing(question, extra):
+    from harp_desktop.agent import lexicon as lx
+    from harp_desktop.agent.answerers.speech import beyond_concepts
+
+    assert lx.stem(extra) in beyond_concepts(question)
+
+
+@pytest.mark.parametrize("question", ["Any chest pain?", "Has she been coughing up anything?",
+                                      "Did the patient report shortness of breath?"])
+def test_a_question_about_the_concept_itself_asks_nothing_beyond_it(question):
+    from harp_desktop.agent.answerers.speech import beyond_concepts
+
+    assert beyond_concepts(question) == []

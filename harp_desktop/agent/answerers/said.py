@@ -86,7 +86,8 @@ def _best_sentence(text: str, terms: set[str], gives: list[re.Pattern]) -> str:
 GRAMMAR = set("""a an the is are was were be been being do does did doing have has had having can could would should
 will shall may might must of in on at to for from by with about as into over than so that this these those there
 what which who whom whose when where why how any some it its and or but if then i you we me my your our their
-one out up through across like just also very really get got""".split())
+one out up through across like just also very really get got anything something nothing everything anyone someone
+anybody somebody everyone either neither other others much many more most""".split())
 
 
 def focus_terms(question: str) -> list[str]:

@@ -98,6 +98,52 @@ def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
     return status == "historical" and (spec.tense == "past" or (spec.mode == "reported" and spec.tense != "current"))
 
 
+REPORTING = {lx.stem(w) for w in ("think", "thinks", "notice", "noticed", "feel", "feels", "felt", "describe", "described",
+                                   "complain", "complained", "report", "reported", "suffer", "experience", "have", "has",
+                                   "had", "get", "gets", "any", "still", "currently", "being", "recently", "now", "today",
+                                   "him", "herself", "himself", "been", "going", "come", "coming", "symptoms")}
+
+
+def beyond_concepts(question: str) -> list[str]:
+    """Topic stems of a question outside the phrases naming its concepts: "does he have to fast
+    before the blood test?" asks about fasting; the blood test only says which one."""
+    from harp_desktop.findings.vocab import load, tokenize
+
+    toks = tokenize(lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", question)))
+    covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
+    rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
+    return [t for t in said.focus_terms(rest) if t not in REPORTING]
+
+
+def _asked_beyond(ctx: AnswerContext, hits: list) -> Result | None:
+    """A yes/no question about something said of a concept (fasting for a test, the heart as a
+    cause): answered from the turns that say that thing, with their polarity, not from the
+    concept's mere presence. None when the question asks about the concept itself."""
+    spec = ctx.spec
+    extra = beyond_concepts(spec.question)
+    if not extra or not hits:
+        return None
+    near = set(lx.stems(" ".join(_ev(ctx, f).text for f in hits)))
+    said_all = [s for s in ctx.segments if s["text"].strip()]
+    df = {t: sum(t in set(lx.stems(s["text"])) for s in said_all) for t in extra if t not in near}
+    key = [t for t, n in sorted(df.items(), key=lambda kv: kv[1]) if 0 < n <= 4][:1]
+    if not key:
+        return None
+    unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if spec.section is None else []
+    turns = [s for s in said_all if ctx.in_window(s["start_s"], s["end_s"]) and said.carries(s["text"], key)
+             and not any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in unrelated)]  # not the waiting room
+    claim = {"kind": "speech", "terms": spec.terms}
+    if not turns:
+        return Result("No", f"No — not mentioned {ctx.window_words()}: nothing is said about {key[0]}.", [], claim, True)
+    cited = [ctx.evidence(s, "keyword") for s in turns[:3]]
+    status = [term_status(s["text"], key) for s in turns]
+    if all(st == "negated" for st in status):
+        return Result("No", "No — said in the negative: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}"
+                                                                       for e in cited) + ".", cited, claim)
+    return Result("Yes", "Yes — said: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}" for e in cited) + ".",
+                  cited, claim)
+
+
 def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     concepts = question_concepts(ctx)
@@ -116,6 +162,10 @@ def exists(ctx: AnswerContext) -> Result:
         what = f"{spec.category} symptoms"
     else:
         return _mentioned(ctx, concepts)
+    if concepts and spec.mode != "exhibited":
+        beyond = _asked_beyond(ctx, hits)
+        if beyond is not None:
+            return beyond
     heard: list[Evidence] = []
     if spec.mode == "exhibited" or (spec.category and spec.mode != "reported"):
         from harp_desktop.agent.answerers.sounds import events
