@@ -22,11 +22,11 @@ def test_event_questions_are_settled_by_code(indexed):
     assert none.answer == "No" and not none.supported
 
 
-def test_free_text_without_llm_is_extractive_and_cited(indexed):
+def test_free_text_without_llm_quotes_the_answering_turn(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "Where was the patient seen this morning?")
-    assert "clinic" in a.rationale.lower() and a.citations and inside(a)
-    assert a.models["llm"] is None and "extractive" in a.rationale
+    assert "clinic" in a.answer.lower() and a.citations and inside(a) and a.supported
+    assert a.models["llm"] is None and a.tools[0]["tool"] == "answer:what_said"
 
 
 def test_answers_are_stored_with_plan_and_evidence(indexed):
