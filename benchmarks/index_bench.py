@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -87,8 +88,11 @@ def main() -> None:
         path = Path(args.file)
         if args.minutes:
             path = build_long(path, args.minutes, Path(tmp) / f"long_{int(args.minutes)}min.flac")
+        load0 = os.getloadavg()
         pipe = run_child("pipeline", str(path), args.asr, str(Path(tmp) / "library"))
+        load1 = os.getloadavg()
         alone = None if args.no_asr_alone else run_child("asr", str(path), args.asr)
+        load2 = os.getloadavg()
     dur = pipe["duration_s"]
     print(f"file: {path.name}  duration {dur / 60:.1f} min  ASR profile {args.asr}")
     print(f"{'stage':<14}{'seconds':>10}{'RTF':>9}")
@@ -99,6 +103,8 @@ def main() -> None:
         print(f"{'ASR alone':<14}{alone['total']:>10.2f}{alone['total'] / dur:>9.4f}   peak RSS "
               f"{alone['peak_rss_mb']:.0f} MB  (faster-whisper + its VAD, same options incl. hotwords)")
         print(f"pipeline / ASR alone = {pipe['total'] / alone['total']:.2f}")
+    # The machine may be shared: the 1-minute load average before, between and after the two runs.
+    print("load (1 min): " + ", ".join(f"{x[0]:.2f}" for x in (load0, load1) + ((load2,) if alone else ())))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,10 @@ from scipy.optimize import linear_sum_assignment
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import paraling_emotion  # noqa: E402  (issue 18's emotion sections)
+from paraling import sections as paraling_sections  # noqa: E402  (issue 18's coughs and voices)
+
 DEV = REPO.parent / "shared" / "data" / "dev"
 EVENT_KINDS = {"cough": ("cough",), "throat_clearing": ("throat_clearing", "throat_clear"),
                "laughter": ("laughter", "laugh"), "crying": ("crying", "cry")}
@@ -222,8 +226,16 @@ def main() -> None:
     ap.add_argument("--asr", default="base")
     ap.add_argument("--loao", type=Path, default=REPO / "models" / "emotion" / "loao.json")
     ap.add_argument("--emotion-only", action="store_true", help="only the leave-one-actor-out tables (no indexing)")
+    ap.add_argument("--coughs-voices", action="store_true",
+                    help="only the cough tables (every truth file) and voice EER / voice cues (on --library)")
     args = ap.parse_args()
+    if args.coughs_voices:
+        paraling_sections.coughs_section()
+        paraling_sections.voices_section(args.library)
+        return
     emotion_section(args.loao)
+    paraling_emotion.dimensions_section(REPO / "models" / "emotion" / "dimensions_loao.json")  # issue 18
+    paraling_emotion.cue_section(REPO / "models" / "emotion" / "cue_loao.json")
     if args.emotion_only:
         return
     from harp_desktop.api import IndexOptions, Library
@@ -237,6 +249,8 @@ def main() -> None:
         rec = lib.recording(res.sha256)
         print(f"\nrecording {args.audio.name} ({rec['duration_s'] / 60:.1f} min), ASR {args.asr}, library {lib.folder}")
         dev_emotion(lib, rec, events)
+        paraling_emotion.dev_dimensions(lib, rec, events)  # issue 18: arousal/valence, emotion by example
+        paraling_emotion.dev_cue(lib, rec, events, REPO.parent / "shared" / "data" / "ser-train")
         events_section(lib, rec, events)
         speakers_section(lib, rec, events, n_truth)
 

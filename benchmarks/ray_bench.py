@@ -50,6 +50,20 @@ def stage_seconds(lib) -> dict[str, float]:
     return {r["stage"]: r["s"] or 0.0 for r in rows}
 
 
+def rows_by_sha(lib) -> dict[str, dict]:
+    """Per recording: its segments, words, tags and speakers, to check ray against local (issue 18)."""
+    out = {}
+    for rec in lib.db.recordings():
+        q = lambda sql, rid=rec["id"]: [tuple(r.values()) for r in lib.db.db.query(sql, [rid])]  # noqa: E731
+        out[rec["sha256"]] = {
+            "segments": q("SELECT idx, start_s, end_s, text FROM segments WHERE recording_id = ? ORDER BY idx"),
+            "words": q("SELECT start_s, end_s, text FROM words WHERE recording_id = ? ORDER BY start_s, id"),
+            "tags": q("SELECT kind, label, start_s, end_s, score FROM tags WHERE recording_id = ? ORDER BY start_s, label"),
+            "speakers": q("SELECT idx, label, total_s FROM speakers WHERE recording_id = ? ORDER BY idx"),
+        }
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("file", nargs="?", default=str(DEV))
@@ -77,6 +91,7 @@ def main() -> None:
                 lib.index(p, options)
             runs["local"] = {"wall_s": time.perf_counter() - t0, "stages": stage_seconds(lib), "rss": None,
                              "cpu_s": cpu_s() - c0}
+            local_rows = rows_by_sha(lib)
 
         t0 = time.perf_counter()
         with ray_runtime(None, num_cpus=args.workers * args.threads):
@@ -86,6 +101,7 @@ def main() -> None:
                 errors = [o["error"] for o in out if "error" in o]
                 if errors:
                     raise SystemExit(f"ray run failed: {errors}")
+                same = rows_by_sha(lib) == local_rows
                 runs["ray"] = {"wall_s": time.perf_counter() - t0, "init_s": t_init, "stages": stage_seconds(lib),
                                "rss": max(o.get("worker_peak_rss_mb") or 0 for o in out),
                                "cpu_s": sum(o.get("worker_cpu_s") or 0 for o in out),
@@ -100,6 +116,7 @@ def main() -> None:
         rss = f"{r['rss']:.0f}" if r["rss"] else "-"
         print(f"{name:<8}{r['wall_s']:>9.1f}{audio_h * 3600 / r['wall_s']:>18.2f}{base / r['wall_s']:>8.2f}"
               f"{r['cpu_s']:>9.1f}{audio_h * 3600 / r['cpu_s']:>18.2f}{rss:>20}")
+    print(f"ray rows (segments, words, events, speakers) {'identical to' if same else 'DIFFER from'} local")
     print(f"(ray wall time includes {runs['ray']['init_s']:.1f} s to start the runtime; merging each worker's "
           f"result into the library took {', '.join(f'{m:.2f}' for m in runs['ray']['merge_s'])} s, "
           f"bundles of {', '.join(f'{b:.1f}' for b in runs['ray']['bundle_mb'])} MB)")

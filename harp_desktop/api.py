@@ -7,6 +7,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from harp_desktop.audio.decode import AudioError, AudioInfo
 from harp_desktop.evaluate.annotations_api import AnnotationsAPI
 from harp_desktop.evaluate.span_import import SpanImportAPI
@@ -16,21 +18,34 @@ from harp_desktop.paths import default_library_dir
 from harp_desktop.store.db import LibraryDB
 from harp_desktop.store.vectors import VectorStore
 
-__all__ = ["Library", "AudioError", "Cancelled", "IndexOptions", "Progress", "IndexResult"]
+__all__ = ["Library", "input_devices", "AudioError", "Cancelled", "IndexOptions", "Progress", "IndexResult"]
 
 
-def _segment_emotions(stored: tuple | None) -> dict[int, dict]:
-    """segment id -> {"label", "score"}: the top label of the emotion stage's per-segment probabilities.
+def input_devices() -> list:
+    """Input devices PortAudio offers (record.devices.InputDevice), the default one flagged."""
+    from harp_desktop.record.devices import input_devices as found
+
+    return found()
+
+
+def _segment_emotions(stored: tuple | None, rows: dict[int, dict] | None = None) -> dict[int, dict]:
+    """segment id -> {"label", "score", "arousal", "valence"}: the emotion stage's per-segment row
+    (``rows``, LibraryDB.segment_emotions), else the same computed from its stored probabilities (a
+    library indexed before issue 18: top label, and the probabilities' place on the circumplex).
 
     Segments the stage did not classify (shorter than 0.8 s) are absent, so they show null."""
+    if rows:
+        return rows
     if stored is None:
         return {}
     probs, meta = stored
-    out = {}
-    for sid, p in zip(meta.get("segment_ids", []), probs, strict=False):
-        k = int(p.argmax())
-        out[int(sid)] = {"label": meta["labels"][k], "score": round(float(p[k]), 4)}
-    return out
+    from harp_desktop.index.emotion_dims import places, segment_rows
+
+    ids = [int(i) for i in meta.get("segment_ids", [])][: len(probs)]
+    probs = np.asarray(probs[: len(ids)], np.float64)
+    rows = segment_rows(0, ids, list(probs), places(probs, meta["labels"], ["arousal", "valence"]), meta["labels"],
+                        ["arousal", "valence"]) if ids else []
+    return {r["segment_id"]: {k: r[k] for k in ("label", "score", "arousal", "valence")} for r in rows}
 
 
 class Library(AnnotationsAPI, SpanImportAPI):
@@ -95,6 +110,27 @@ class Library(AnnotationsAPI, SpanImportAPI):
         """The checks ``index`` makes before any work, alone: raises AudioError in one line."""
         return check_source(self.folder, path)
 
+    # -- recording (harp_desktop.record): a live consultation becomes a file, then an indexed recording
+    def record(self, target: Path | str | None = None, device: int | str | None = None,
+               options: IndexOptions | None = None, *, live: bool = True, on_words=None):
+        """A RecordingSession (not started): ``start()``, ``pause()``, ``resume()``, ``stop()`` -> the
+        FLAC, then ``index()``. ``live``: transcribe while recording, ``on_words(words)`` per chunk."""
+        from harp_desktop.record.session import RecordingSession
+
+        return RecordingSession(self, target, device, options, live=live, on_words=on_words)
+
+    def partial_recordings(self) -> list:
+        """Recordings a crash or kill -9 interrupted (no process writes them): record.partial.Partial."""
+        from harp_desktop.record.partial import find_partials
+
+        return find_partials(self.folder)
+
+    def recover_recordings(self) -> list[Path]:
+        """Finalise every interrupted recording to FLAC; the files, to be offered for indexing."""
+        from harp_desktop.record.partial import recover
+
+        return recover(self.folder)
+
     # -- corpus scale (harp_desktop.cluster, store.bundle): Ray workers compute, this library is the one writer
     def index_on_ray(self, paths: list[Path | str], options: IndexOptions | None = None, **kw) -> list[dict]:
         """Index many recordings on Ray workers (see cluster.ray_index.index_on_ray for the options)."""
@@ -144,7 +180,7 @@ class Library(AnnotationsAPI, SpanImportAPI):
         rid = rec["id"]
         speakers = [{"id": s["label"], "name": s["name"] or s["label"], "total_s": s["total_s"]}
                     for s in self.db.speakers(rid)]
-        emotion = _segment_emotions(self.db.get_array(rid, "emotion_probs"))
+        emotion = _segment_emotions(self.db.get_array(rid, "emotion_probs"), self.db.segment_emotions(rid))
         segments = [
             {"start_s": s["start_s"], "end_s": s["end_s"], "speaker": s["speaker_label"], "text": s["text"],
              "id": s["id"], "emotion": emotion.get(s["id"])}

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -35,7 +35,13 @@ from harp_desktop.types import Evidence
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
-    from harp_desktop.api import Library
+
+class LibraryFolder(Protocol):
+    """What answer() reads of a Library: its folder (the decoded audio cache is folder/audio/).
+    A protocol, not harp_desktop.api.Library, so the agent never imports the API built on it."""
+
+    folder: Path
+
 
 _loaded: dict[tuple, AudioLLM] = {}
 _failed: dict[tuple, str] = {}  # same files, same failure: not re-loaded (a multi-GB model) per question
@@ -301,7 +307,7 @@ def prepare(mode: str, config: AudioModelConfig | None, llm_allowed: bool, notes
     return None
 
 
-def answer(model: AudioLLM, lib: Library, rec: dict, question: str, plan: Plan, evidence: list[Evidence],
+def answer(model: AudioLLM, lib: LibraryFolder, rec: dict, question: str, plan: Plan, evidence: list[Evidence],
            mode: str, notes: list[str]) -> tuple[str, str, bool] | None:
     """Answer from clips (+ metadata for multimodal); None, with a note, sends the metadata path on."""
     if not evidence:

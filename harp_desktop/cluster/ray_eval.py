@@ -22,13 +22,14 @@ from harp_desktop.store.bundle import export_bundle
 class EvalWorker:
     """One Ray actor: a private copy of the library, the LLM loaded once."""
 
-    def __init__(self, bundle: bytes, llm_choice: str | None, options: EvalOptions) -> None:
+    def __init__(self, bundle: bytes, llm_choice: str | None, options: EvalOptions, library_type: type) -> None:
+        # library_type is the driver's Library class (Ray sends it by reference): this module does
+        # not import harp_desktop.api, whose Library.evaluate_on_ray calls it.
         from harp_desktop.agent.ask import Asker
-        from harp_desktop.api import Library
 
         self.scratch = Path(tempfile.mkdtemp(prefix="harp-eval-"))
         (self.scratch / "library.harplib").write_bytes(bundle)
-        self.lib = Library(self.scratch / "library")
+        self.lib = library_type(self.scratch / "library")
         self.lib.import_bundle(self.scratch / "library.harplib")
         self.llm = None
         if llm_choice:
@@ -86,7 +87,7 @@ def evaluate_on_ray(
             n = max(1, min(len(cases), workers or cluster_cpus(ray) // threads))
             shared = ray.put(bundle)  # one copy in the object store, read by every worker
             Actor = ray.remote(num_cpus=threads)(EvalWorker)
-            actors = [Actor.remote(shared, llm_choice, o) for _ in range(n)]
+            actors = [Actor.remote(shared, llm_choice, o, type(lib)) for _ in range(n)]
             try:
                 llm_name = ray.get(actors[0].llm_name.remote())
                 rows = _run(ray, actors, lib, cases, recs, progress, should_stop)

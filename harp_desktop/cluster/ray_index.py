@@ -15,6 +15,7 @@ exactly as a local run would.
 from __future__ import annotations
 
 import dataclasses
+import os
 import resource
 import shutil
 import tempfile
@@ -65,7 +66,8 @@ class IndexWorker:
             export_bundle(db, out, audio=True)
             db.close()
             return {"status": status, "error": error, "result": dataclasses.asdict(result) if result else None,
-                    "bundle": out.read_bytes(), "peak_rss_mb": _peak_rss_mb(), "cpu_s": round(_cpu_s() - cpu0, 2)}
+                    "bundle": out.read_bytes(), "peak_rss_mb": _peak_rss_mb(), "cpu_s": round(_cpu_s() - cpu0, 2),
+                    "omp_threads": os.environ.get("OMP_NUM_THREADS")}
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -125,7 +127,7 @@ def index_on_ray(
     *,
     address: str | None = None,
     workers: int | None = None,
-    threads: int = 1,
+    threads: int | None = None,
     on_result: Callable[[dict], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     models: ModelCache | None = None,
@@ -158,10 +160,16 @@ def index_on_ray(
             jobs.append((path, sha))
     if not jobs:
         return outcomes
-    worker_options = dataclasses.replace(options, cpu_threads=threads)
+    # ``threads`` only reserves cores for Ray's placement. The numbers are computed with the
+    # options' own cpu_threads and this process's OpenMP width, as a local run would: CTranslate2's
+    # word times move by a 20 ms frame with its thread count, which gave 116 vs 115 segments
+    # (issue 18). Ray would otherwise set OMP_NUM_THREADS to the actor's num_cpus.
+    env = {"OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS") or str(len(os.sched_getaffinity(0)))}
+    threads = threads or options.cpu_threads
     with ray_runtime(address, num_cpus=None) as ray:
         n = max(1, min(len(jobs), workers or cluster_cpus(ray) // threads))
-        Actor = ray.remote(num_cpus=threads, max_concurrency=2)(IndexWorker)  # 2: cancel() runs beside index()
+        Actor = ray.remote(num_cpus=threads, max_concurrency=2,  # 2: cancel() runs beside index()
+                           runtime_env={"env_vars": env})(IndexWorker)
         actors = [Actor.remote() for _ in range(n)]
         idle, busy, cancelled = list(actors), {}, False
         try:
@@ -174,7 +182,7 @@ def index_on_ray(
                 while idle and jobs:
                     path, sha = jobs.popleft()
                     actor = idle.pop()
-                    busy[actor.index.remote(str(path), worker_options, _seed(db, vectors, sha))] = (actor, path)
+                    busy[actor.index.remote(str(path), options, _seed(db, vectors, sha))] = (actor, path)
                 if not busy:
                     break
                 done, _ = ray.wait(list(busy), num_returns=1, timeout=0.5)
@@ -207,5 +215,6 @@ def _collect(ray, db: LibraryDB, ref, path: Path) -> dict:
         return {"path": str(path), "cancelled": True}
     return {"path": str(path), "result": res, "cancelled": out["status"] == "cancelled",
             "worker_peak_rss_mb": out.get("peak_rss_mb"), "worker_cpu_s": out.get("cpu_s"),
+            "worker_omp_threads": out.get("omp_threads"),
             "merge_s": round(time.perf_counter() - t0, 3),
             "bundle_mb": round(len(out["bundle"]) / 1e6, 2)}

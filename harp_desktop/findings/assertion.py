@@ -44,7 +44,9 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
     ("resolved", "bwd", _lex(
         "gone now|it's gone|gone away|went away|has gone|cleared up|cleared|better now|fine now|all better|"
         "recovered|resolved|settled|settled down|got better|gotten better|over it|it stopped|stopped now|clear now|"
-        "fine again|back to normal|it's passed|passed now|fine since|been fine since|okay since|fine since then")),
+        "fine again|back to normal|it's passed|passed now|fine since|been fine since|okay since|fine since then|"
+        # a medicine taken to its end: "I finished the course on Monday"
+        "finished the course|finished the tablets|finished the antibiotics|finished them|completed the course")),
     ("hypo", "both", _lex(
         "if|unless|in case|should you|should it|should the|should your|were to|watch out for|look out for|"
         "keep an eye out for|side effects|side effect|can cause|may cause|could cause|might cause|risk of|"
@@ -76,6 +78,12 @@ _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten elev
 _PREPOSITIONS = frozenset("at to from with for by of".split())
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me myself".split())
 _CLAUSE_AFTER_COMMA = frozenset("and so i i'm i've it it's there there's my we".split())
+# A denial whose verb is left out ("I'd rather you didn't, you have a fever"; "I don't, I have a
+# few beers"): a subject right after the negated auxiliary starts a clause the denial does not
+# reach. Not after a thinking word, whose clause is what is denied ("I don't think I have a fever").
+_SUBJECTS = frozenset("i i'm i've i'd i'll you you're you've we we're we've they they're he she he's she's".split())
+_PAUSE = frozenset(", well so um uh er erm".split())  # "I'd rather you didn't, well, you have a fever"
+_MENTAL = frozenset("think believe know reckon remember recall noticed notice that".split())
 _ONSET = frozenset("started began begun start starting came since".split())
 _FUTURE = frozenset("will 'll i'll you'll it'll we'll would should could call ring phone come please let must "
                     "need go seek take see stop contact".split())
@@ -179,6 +187,8 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
         if c.kind == "neg":
             between = tokens[c.end : a] if before else tokens[b : c.start]
             words = [t for t in between if t.isalnum() or "'" in t]
+            if before and c.direction == "fwd" and _elided(tokens, c):
+                continue
             if (before and c.direction == "fwd" and same_clause and len(words) <= 8 and not _NEG_STOPS.intersection(between)) or (
                     after and c.direction == "bwd" and same_clause and len(words) <= 4 and "," not in between):
                 hits.add("neg")
@@ -219,6 +229,17 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
     if "neg" in hits and "since" in tokens[b:] and clauses[tokens.index("since", b)] == clauses[a]:
         hits.add("hist_strong")  # "I haven't been sick since Saturday": it was, and it stopped
     return combine(hits)
+
+
+def _elided(tokens: list[str], c: Cue) -> bool:
+    """A negated auxiliary with its verb left out, a new subject right after it."""
+    k = c.end
+    while k < len(tokens) and tokens[k] in _PAUSE:
+        k += 1
+    nxt = tokens[k : k + 2]
+    cue = tokens[c.start : c.end]
+    return (bool(nxt) and nxt[0] in _SUBJECTS and nxt != ["you", "know"] and cue[-1] not in ("no", "never", "nothing")
+            and not _MENTAL.intersection(cue + nxt[1:]))
 
 
 def combine(hits: set[str]) -> str:
@@ -264,12 +285,29 @@ def answer_polarity(tokens: list[str]) -> str | None:
     if best[0]:
         if best[1] == "negated" and any(c.kind == "hist_strong" for c in cues):
             return "historical"  # "No, I gave up years ago"
+        if best[1] == "negated" and _qualified(words, best[0]):
+            return "affirmed"  # "Not really, sometimes a little bit of clear phlegm": a small amount is some
         return best[1]
     if mentions_other_person(tokens):
         return "family"  # "My son had a cold last week": someone else (the question says who asked)
     if any(c.kind in ("resolved", "hist_strong") for c in cues):
         return "historical"  # "I had it last week, it's gone now"
     return None
+
+
+# A hedged No taken back at once by how much or how often there is.
+_SOFT_NO = _lex("not really|not much|not a lot|not very much|hardly|not often")
+_SOME = _lex("sometimes|occasionally|a little|a little bit|a bit|a tiny bit|now and then|now and again|once or twice")
+
+
+def _qualified(words: list[str], n: int) -> bool:
+    """"Not really, sometimes a little bit": a soft No followed by some (not "No, not at all")."""
+    if not _phrase_at(words, 0, _SOFT_NO):
+        return False
+    rest = words[n:]
+    while rest and rest[0] in (",", "but", "just", "only", "well"):
+        rest = rest[1:]
+    return bool(rest) and bool(_phrase_at(rest, 0, _SOME))
 
 
 def quality(tokens: list[str]) -> str | None:

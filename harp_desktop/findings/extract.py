@@ -9,6 +9,7 @@ the answer, said by the one who answered ("Any blood in it?" / "No, no blood at 
 from __future__ import annotations
 
 from .assertion import answer_polarity, has_fine_word, opens_answer, quality, sentence_status
+from .discourse import inherited_status, medicine_requests, resolve_it, resolve_pain
 from .model import Finding, Turn
 from .values import describe, find_values
 from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, load, tokenize, utterances
@@ -39,6 +40,17 @@ _NOT_ELLIPTIC = frozenset(
     "a an the any my your in it of at all on to up pain pains feeling feel problem problems bit some have had has get "
     "getting been chest head back arm leg neck stomach tummy throat ear eye eyes nose skin when you i cough coughing "
     "bringing coming go goes down into".split())
+# A question about a property of something already named: "Does the tightness spread to your
+# arm?" asks where the tightness goes, not whether it is there. The concept is named with a
+# definite word and the question says more than its name.
+_DEFINITE = frozenset("the your my this that these those his her".split())
+_PROPERTY_KINDS = frozenset("symptom diagnosis medication examination".split())
+# Words that ask only whether something is there (or carry nothing): "Have you still got the rash?"
+_EXISTENCE = frozenset(
+    "do does did is are was were has have had am can could would will you your i my me it its it's the a an any "
+    "this that these those there still got get getting gotten been being at all ever now currently today recently "
+    "anymore any more also too and or , ; : notice noticed noticing experience experienced suffer suffering "
+    "around present same bit little".split())
 DEDUPE_S = 30.0  # the same fact from the same voice within this many seconds is said once
 
 
@@ -46,7 +58,7 @@ def _version() -> str:
     """The rules' own fingerprint: any edit to these modules re-runs the findings stage."""
     from harp_desktop.findings.digest import modules_digest
 
-    return "extract-" + modules_digest(("extract", "vocab", "assertion", "values", "questions"))
+    return "extract-" + modules_digest(("extract", "vocab", "tokens", "assertion", "values", "questions", "discourse"))
 
 
 VERSION = _version()
@@ -64,9 +76,17 @@ def extract(turns: list[Turn]) -> list[Finding]:
     """All findings of a stretch of diarised turns, in time order."""
     vocab = load()
     utts = utterances(turns, vocab)
+    resolve_pain(utts, vocab)
+    resolve_it(utts, vocab)
+    requests = medicine_requests(utts)
+    inherit = inherited_status(utts)
     elicited: set[int] = set()  # findings that answer a clinician's question
     paired = _pairs(utts, vocab, elicited)
     out: list[Finding] = []
+    for ask, reply, s, m, st in requests:  # "Can I take loperamide?" "I'd rather you didn't"
+        for f in _emit(vocab, m.concept.term, st, reply, [reply.sentences[0]], ask, m, question=s):
+            f.value = None  # a dose said in the request is not one prescribed
+            out.append(f)
     for u in utts:
         for si, s in enumerate(u.sentences):
             if s.question:
@@ -78,20 +98,40 @@ def extract(turns: list[Turn]) -> list[Finding]:
                     continue
                 if q is not None and st == "affirmed" and (qlocal == "family" or (si > 0 and pol == "historical")):
                     st = qlocal if qlocal == "family" else pol  # "Do you smoke?" "I gave up. Before that I smoked..."
+                if si == 0 and st == "affirmed" and m.concept.kind == "symptom" and id(u) in inherit:
+                    st = inherit[id(u)]  # "[the rash has gone] Was it itchy?" "A bit itchy": itching then, not now
                 out += _emit(vocab, m.concept.term, st, u, [s], q, m)
                 if q is not None and q.role == "clinician":
                     elicited.update(id(f) for f in out[-1:])
     for f in paired.values():  # pairs whose answer named nothing: the answer's polarity decided
         if isinstance(f, Finding):
             out.append(f)
-    return _dedupe(_roles(_derive(vocab, out), elicited))
+    return _dedupe(_known_facts(_roles(_derive(vocab, out), elicited)))
 
 
 def _statement_status(u: Utterance, si: int, m: Match) -> str | None:
     s = u.sentences[si]
     if m.how == "probe":  # "My breathing feels normal": only with a word for how it is
         return quality(s.clause_tokens(m.start))
-    return sentence_status(u, si, m)
+    st = sentence_status(u, si, m)
+    if st == "negated" and m.concept.kind == "diagnosis" and _still_watched(s.tokens[m.end :]):
+        return "uncertain"  # "I don't think it is appendicitis, but it's something we need to watch"
+    if m.how == "absent":  # "the air is getting in well" says there is no reduced air entry
+        return {"affirmed": "negated", "negated": "affirmed"}.get(st, st)
+    return st
+
+
+# After a "but": the clinician keeps a doubted diagnosis open.
+_WATCH = tuple(tuple(p.split()) for p in (
+    "watch|monitor|keep an eye|in mind|rule out|rule it out|exclude|be sure|make sure|check|safe side|just in case|"
+    "can't be certain|can't be sure").split("|"))
+
+
+def _still_watched(after: list[str]) -> bool:
+    if "but" not in after:
+        return False
+    rest = after[after.index("but") + 1 :]
+    return any(tuple(rest[i : i + len(p)]) == p for i in range(len(rest)) for p in _WATCH)
 
 
 def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict:
@@ -109,11 +149,15 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
         mentions = [_find_mention(a, m) for _, m in foci]
         for (s, m), mention in zip(foci, mentions, strict=True):
             open_q = bool(s.tokens) and s.tokens[0] in _OPEN_QUESTION
+            if m.how == "probe" and not open_q and any(x.how != "probe" for x in s.matches):
+                continue  # "Any pain when you pass water or eating to go more often": the complaint is asked, not "eating"
             if mention is not None:
                 paired[(id(a), *mention)] = (u, pol, sentence_status(None, 0, m, sentence=s))
                 continue
             if any(mentions):
                 continue  # "Eaten anything unusual, or been abroad?" "I haven't been abroad": the No is about travel
+            if pol != "affirmed" and _asks_property(s, m):
+                continue  # "Does the tightness spread to your arm?" "No": the tightness is still there
             if m.concept.kind == "allergy" and _allergy_answer(vocab, a, u, paired):
                 continue
             if _answers_something_else(a, foci, first):
@@ -125,6 +169,23 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
                 if f and u.role == "clinician":
                     elicited.add(id(f[0]))
     return paired
+
+
+def _asks_property(q: Sentence, m: Match) -> bool:
+    """Whether question ``q`` asks about a property of ``m`` (where it goes, when it comes, how bad
+    it is: "Is the cough worse at night?", "Has the rash spread to your face?", "Any wheeze with
+    the cough?") rather than whether ``m`` is there ("Any chest pain?", "Does your back hurt?",
+    "Have you still got the rash?"): ``m`` is named with a definite word and the question has
+    words beyond its name and the words of asking (another concept counts). A No then answers
+    the property; the concept itself keeps what was said of it."""
+    if m.concept.kind not in _PROPERTY_KINDS or m.how == "probe" or m.start == 0:
+        return False
+    k = m.start - 1
+    if q.tokens[k] not in _DEFINITE:
+        return False
+    start = next((i for i, t in enumerate(q.tokens) if t not in _OPEN_QUESTION), 0)
+    rest = [t for i, t in enumerate(q.tokens) if i >= start and not m.start - 1 <= i < m.end]
+    return any(t not in _EXISTENCE and t not in _OPEN_QUESTION for t in rest)
 
 
 def _answers_something_else(a: Utterance, foci: list, first: list[str]) -> bool:
@@ -276,6 +337,28 @@ def _derive(vocab: Vocabulary, fs: list[Finding]) -> list[Finding]:
             extra.append(Finding(c.term, c.category, c.kind, "affirmed", f.speaker, f.role, f.start_s, f.end_s,
                                  f.text, None, f.segment_ids))
     return fs + extra
+
+
+_KNOWN_KINDS = frozenset("medication history diagnosis".split())
+
+
+def _known_facts(fs: list[Finding]) -> list[Finding]:
+    """The clinician's hedged or conditional re-mention of a medicine, a habit or a condition the
+    consultation already established adds no finding: the hedge is about its effect, not its
+    existence ("using the blue inhaler so often ... might be part of it", "if your inhaler isn't
+    helping", "probably from the chicken at the barbecue", "a thyroid dose that might be a bit
+    high"). Symptoms are not such facts: "if the pain gets worse" is a safety-net finding."""
+    fs = sorted(fs, key=lambda f: (f.start_s, f.end_s))
+    known: set[str] = set()
+    out = []
+    for f in fs:
+        if (f.role == "clinician" and f.kind in _KNOWN_KINDS and f.status in ("uncertain", "hypothetical")
+                and f.concept in known):
+            continue
+        if f.status == "affirmed":
+            known.add(f.concept)
+        out.append(f)
+    return out
 
 
 def _roles(fs: list[Finding], elicited: set[int]) -> list[Finding]:

@@ -13,6 +13,8 @@ she's doing well, anyone else in the family with bowel problems."
 
 from __future__ import annotations
 
+from .tokens import tokenize
+
 _AUX = frozenset(
     "do does did have has had are is was were am can could would will should shall may might "
     "don't doesn't didn't haven't hasn't hadn't isn't aren't wasn't weren't won't can't couldn't wouldn't "
@@ -79,9 +81,14 @@ def _unstutter(words: list[str]) -> list[str]:
 
 def _inverted_wh(tokens: list[str]) -> int | None:
     """A wh-word inverted with its auxiliary inside a sentence: "I'm sorry to hear that when did
-    it start" (a statement says "when it started")."""
+    it start" (a statement says "when it started"), "which inhalers are you using"."""
     for k in range(1, len(tokens) - 2):
         if tokens[k] in _WH and tokens[k + 1] in _AUX and tokens[k + 2] in _SUBJECT:
+            return k
+        # "that's useful, which inhalers are you using": a wh-word with its noun, then the inversion
+        # (a relative clause goes on without one: "which is common", "which inhalers help").
+        if (tokens[k] in _WH and k + 3 < len(tokens) and tokens[k + 1].isalpha() and tokens[k + 1] not in _AUX
+                and tokens[k + 1] not in _SUBJECT and tokens[k + 2] in _AUX and tokens[k + 3] in ("you", "i", "we")):
             return k
     return None
 
@@ -106,8 +113,6 @@ def question_start(tokens: list[str], clinician: bool = False) -> int | None:
 def asks(text: str) -> bool:
     """Whether a turn asks something: a "?" or a sentence that is a question by its form (any
     voice may be the clinician here: roles are not known when sections are found)."""
-    from .vocab import tokenize
-
     sentence: list[str] = []
     for tok in tokenize(text) + ["."]:
         if tok[0] in ".?!":

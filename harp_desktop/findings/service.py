@@ -10,7 +10,8 @@ import numpy as np
 
 from harp_desktop.findings import store
 from harp_desktop.findings.attribution import EventSpeaker, attribute_events
-from harp_desktop.findings.edits import apply_edits
+from harp_desktop.findings.edits import apply_edits, rejection_of
+from harp_desktop.findings.edits import matches as edit_fit
 from harp_desktop.findings.model import CATEGORIES, KINDS, ROLES, STATUSES, Finding, Section, Turn
 from harp_desktop.findings.roles import RoleGuess, assign_roles
 from harp_desktop.findings.sections import clinical_sections, find_sections, phone_band
@@ -189,3 +190,55 @@ def add_finding(db: LibraryDB, rid: int, finding: Finding, annotator: str | None
     with db.transaction():
         new_id = -store.add_edit(db, rid, "add", None, replace(finding, source="annotator", id=None), annotator)
     return _current(db, rid, new_id)
+
+
+# -- taking a correction back (the Findings panel's undo) ----------------------------------
+def restore_finding(db: LibraryDB, rid: int, finding_id: int) -> tuple[Finding, dict | None]:
+    """Undo a rejection: the finding counts again. An automatic finding's rejection row is
+    removed and returned (``reinstate_edit`` puts it back); an annotator's finding is flagged
+    back in place (None)."""
+    f = _current(db, rid, finding_id)
+    if not f.rejected:
+        raise ValueError(f"finding {finding_id} is not rejected")
+    with db.transaction():
+        if f.source == "annotator":
+            store.update_edit(db, -finding_id, {"rejected": False})
+            row = None
+        else:
+            held = rejection_of(store.auto_findings(db, rid), store.finding_edits(db, rid), finding_id)
+            if held is None:
+                raise LookupError(f"no rejection holds finding {finding_id}")
+            row = store.delete_edit(db, rid, held["id"])
+    return _current(db, rid, finding_id), row
+
+
+def revert_edit(db: LibraryDB, rid: int, finding_id: int) -> tuple[Finding | None, dict]:
+    """Undo an annotator's finding (an edit of an automatic one, or one added by hand): its row
+    is removed and returned; the automatic finding it replaced shows again and is returned
+    (None for an added one, or when the automatic finding is gone after a re-index)."""
+    if finding_id >= 0:
+        raise ValueError(f"finding {finding_id} is the index's own: there is no edit to revert")
+    with db.transaction():
+        row = store.delete_edit(db, rid, -finding_id)
+    if row["action"] != "edit":
+        return None, row
+    return _auto_for(db, rid, row), row
+
+
+def _auto_for(db: LibraryDB, rid: int, row: dict, rejected: bool = False) -> Finding | None:
+    """The automatic finding (as shown now) that a correction row was made on."""
+    scored = [(s, -i, f) for i, f in enumerate(findings(db, rid))
+              if f.source == "auto" and f.rejected == rejected and (s := edit_fit(row, f)) is not None]
+    return max(scored, key=lambda t: t[:2])[2] if scored else None
+
+
+def reinstate_edit(db: LibraryDB, rid: int, row: dict) -> Finding | None:
+    """Redo: put a row that ``restore_finding`` or ``revert_edit`` removed back, with its id.
+    Returns the finding it makes (the annotator's finding, or the rejected automatic one)."""
+    if row["recording_id"] != rid:
+        raise ValueError("that correction belongs to another recording")
+    with db.transaction():
+        store.insert_edit_row(db, row)
+    if row["action"] in ("edit", "add"):
+        return _current(db, rid, -row["id"])
+    return _auto_for(db, rid, row, rejected=True)

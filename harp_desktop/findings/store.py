@@ -139,3 +139,17 @@ def update_edit(db: LibraryDB, edit_id: int, changes: dict) -> None:
     sets = ", ".join(f"{k} = ?" for k in cols)
     db.db.conn.execute(f"UPDATE finding_edits SET {sets}, updated_at = ? WHERE id = ?",
                        [*cols.values(), now_iso(), edit_id])
+
+
+def delete_edit(db: LibraryDB, rid: int, edit_id: int) -> dict:
+    """Remove one annotator's row and return it whole (to put it back with ``insert_edit_row``)."""
+    rows = list(db.db.query("SELECT * FROM finding_edits WHERE id = ? AND recording_id = ?", [edit_id, rid]))
+    if not rows:
+        raise LookupError(f"no finding correction {edit_id} in this recording")
+    db.db.conn.execute("DELETE FROM finding_edits WHERE id = ?", [edit_id])
+    return dict(rows[0])
+
+
+def insert_edit_row(db: LibraryDB, row: dict) -> int:
+    """Put a removed row back as it was, with its id (later undo steps refer to it)."""
+    return _insert(db, "finding_edits", dict(row))

@@ -16,30 +16,12 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from .questions import question_start
+from .tokens import tokenize  # also imported from here by extract.py and agent/
 
 VOCAB_PATH = Path(__file__).resolve().parents[2] / "resources" / "clinical_concepts.json"
 
-# Words, numbers (38.2 stays one token), and the punctuation that bounds sentences and clauses.
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|[,;:/%]|[.?!]+")
-
 # English words within fuzzy reach of a drug name; an ASR error never turns a drug into these.
 _NOT_DRUGS = frozenset("aspiring augmenting clarity singular prevented codeline".split())
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-case tokens; hyphens split ("x-ray" == "x ray"), apostrophes kept ("isn't"), and
-    spelled-out letters joined ("E C G" == "ECG")."""
-    out: list[str] = []
-    run: list[str] = []
-    for t in _TOKEN.findall(text.lower().replace("\u2019", "'").replace("-", " ")) + [""]:
-        if len(t) == 1 and t.isalpha() and t not in ("a", "i"):
-            run.append(t)
-            continue
-        out += ["".join(run)] if len(run) > 1 else run
-        run = []
-        if t:
-            out.append(t)
-    return out
 
 
 # Whose body it is does not change the concept: "blood in your urine" is "blood in my urine",
@@ -48,8 +30,9 @@ _PERSON = {"your": "my", "you": "i", "me": "i", "you're": "i'm", "you've": "i've
            "you'd": "i'd", "you'll": "i'll"}
 # Plurals that are other words in the singular ("bloods" are tests, "a cold" is not "colds").
 _KEEP_PLURAL = frozenset("bloods colds falls sweats spots waters glasses pints fits".split())
-# Words a phrase may carry or not: "lost any weight" is "lost weight".
-_SKIPPABLE = frozenset("any some much a the my".split())
+# Words a phrase may carry or not: "lost any weight" is "lost weight", "my chest has felt really
+# tight" is "my chest has felt tight" (intensifiers inside a lay phrase).
+_SKIPPABLE = frozenset("any some much a the my really very quite".split())
 
 
 def key(token: str) -> str:
@@ -76,6 +59,7 @@ def phonetic(word: str) -> str:
         w = w.replace(a, b)
     w = re.sub(r"c(?=[eiy])", "s", w).replace("c", "k").replace("z", "s").replace("y", "i")
     w = re.sub(r"^kn", "n", w)
+    w = re.sub(r"ng$", "n", w)  # ASR ends a drug it does not know as an English -ing ("cetirizing")
     head, tail = w[0], re.sub(r"[aeiou]", "", w[1:])
     return re.sub(r"(.)\1+", r"\1", head + tail)
 
@@ -91,6 +75,7 @@ class Concept:
     allergens: tuple[str, ...] = ()
     contagious: bool = False
     fixed_status: str | None = None
+    absent: tuple[str, ...] = ()  # phrases saying the concept is not there ("good air entry")
 
 
 @dataclass
@@ -101,7 +86,7 @@ class Match:
     start: int
     end: int
     surface: str
-    how: str = "exact"  # exact | fuzzy | phonetic | probe
+    how: str = "exact"  # exact | fuzzy | phonetic | probe | absent (a phrase saying it is not there) | ellipsis
 
 
 @dataclass
@@ -114,6 +99,7 @@ class Vocabulary:
     senses: dict[str, dict[str, str]] = field(default_factory=dict)
     sense_words: dict[str, list[str]] = field(default_factory=dict)
     loose: dict[tuple[str, ...], Concept] = field(default_factory=dict)
+    absent_keys: set[tuple[str, ...]] = field(default_factory=set)
     longest: int = 1
 
     def __post_init__(self) -> None:
@@ -133,6 +119,11 @@ class Vocabulary:
                     joined = "".join(tokenize(phrase))
                     if len(joined) >= 5 and joined.isalpha():
                         self.drug_names[joined] = concept
+            for phrase in concept.absent:
+                toks = tuple(key(t) for t in tokenize(phrase))
+                self.phrases[toks] = concept
+                self.absent_keys.add(toks)
+                self.longest = max(self.longest, len(toks))
             for probe in concept.probes:
                 self.probes[tuple(key(t) for t in tokenize(probe))] = concept
         # Fuzzy targets are generic names (and long alternative spellings): brand names such as
@@ -141,6 +132,7 @@ class Vocabulary:
         for name in self._names:
             self.drug_codes.setdefault(phonetic(name), []).append(name)
         self._drug_cache: dict[str, tuple[Concept, str] | None] = {}
+        self._words = {w for p in self.phrases for w in p}  # a vocabulary word is never a glued pair
 
     def get(self, term: str) -> Concept:
         return self.concepts[term]
@@ -166,12 +158,14 @@ class Vocabulary:
                 best = loose
             n, concept = best
             if concept is not None:
-                found.append(Match(concept, i, i + n, " ".join(tokens[i : i + n])))
+                how = "absent" if tuple(keys[i : i + n]) in self.absent_keys else "exact"
+                found.append(Match(concept, i, i + n, " ".join(tokens[i : i + n]), how))
                 covered[i : i + n] = [True] * n
                 i += n
             else:
                 i += 1
         found += self._fuzzy(tokens, covered)
+        found += self._glued(tokens, keys, covered)
         found += self._probes(keys, covered)
         return self._senses(sorted(found, key=lambda m: m.start), keys)
 
@@ -201,7 +195,8 @@ class Vocabulary:
         for i, m in enumerate(found):
             alt = self.senses.get(m.surface, {})
             for cat, term in alt.items():
-                if cat in words or any(x.concept.category == cat for x in found if x is not m):
+                # A probe ("eating") names no concept, so it says nothing of the body system.
+                if cat in words or any(x.concept.category == cat for x in found if x is not m and x.how != "probe"):
                     found[i] = Match(self.concepts[term], m.start, m.end, m.surface, m.how)
         return found
 
@@ -237,18 +232,43 @@ class Vocabulary:
         if len(piece) > 1 and word in self.drug_names:
             return self.drug_names[word], "exact"
         best = process.extractOne(word, self._names, scorer=fuzz.ratio, score_cutoff=70)
-        if best is None:
-            return None
-        name, score = best[0], best[1]
-        if len(name) < 7:
-            return None
-        if score >= 88 and name[0] == word[0]:
-            return self.drug_names[name], "fuzzy"
+        if best is not None and len(best[0]) >= 7:
+            name, score = best[0], best[1]
+            if score >= 88 and name[0] == word[0]:
+                return self.drug_names[name], "fuzzy"
+        # An unstressed first vowel heard as the article before it ("a moxicillin", "the
+        # on-moxicillin"): the rest of the name, spelt nearly right.
+        bare = process.extractOne(word, {n: n[1:] for n in self._names if n[0] in "aeiou"}, scorer=fuzz.ratio,
+                                  score_cutoff=90)
+        if bare is not None and len(word) >= 8:
+            return self.drug_names[bare[2]], "fuzzy"
         # Sounding alike only counts with some spelling in common: short codes collide widely
-        # ("situation" and "statin" are both s-t-n).
-        if score >= 75 and len(phonetic(word)) >= 4 and name in self.drug_codes.get(phonetic(word), ()):
-            return self.drug_names[name], "phonetic"
+        # ("situation" and "statin" are both s-t-n); a long code (six sounds and more) rarely
+        # does, so there less spelling has to agree ("omipersol", "a muxisling").
+        code = phonetic(word)
+        if len(code) >= 4:
+            need = 60 if len(code) >= 6 else 75
+            same = [(fuzz.ratio(word, n), n) for n in self.drug_codes.get(code, ()) if len(n) >= 7]
+            score, name = max(same, default=(0, ""))
+            if score >= need:
+                return self.drug_names[name], "phonetic"
         return None
+
+    def _glued(self, tokens: list[str], keys: list[str], covered: list[bool]) -> list[Match]:
+        """ASR glues a word it misheard onto the next ("asmiaction plan" for "asthma action plan",
+        "does the asmowake you up"): a long token whose end begins a phrase of two or more words
+        with the tokens after it. One-word phrases are not tried: "crashes" is not "rashes"."""
+        out = []
+        for i, t in enumerate(tokens[:-1]):
+            if covered[i] or len(t) < 7 or not t.isalpha() or key(t) in self._words:
+                continue
+            for n in range(len(t) - 3, 3, -1):
+                hit = self._exact_at([key(t[-n:]), *keys[i + 1 :]], 0)
+                if hit is not None and hit[0] >= 2 and not any(covered[i : i + hit[0]]):
+                    out.append(Match(hit[1], i, i + hit[0], " ".join(tokens[i : i + hit[0]]), "glued"))
+                    covered[i : i + hit[0]] = [True] * hit[0]
+                    break
+        return out
 
     def _probes(self, keys: list[str], covered: list[bool]) -> list[Match]:
         out = []
@@ -272,6 +292,7 @@ def load(path: str | None = None) -> Vocabulary:
             term=d["term"], kind=d["kind"], category=d["category"], synonyms=tuple(d["synonyms"]),
             probes=tuple(d.get("probes", ())), as_exam=d.get("as_exam"), allergens=tuple(d.get("allergens", ())),
             contagious=bool(d.get("contagious", False)), fixed_status=d.get("fixed_status"),
+            absent=tuple(d.get("absent", ())),
         )
     return Vocabulary(concepts, senses=data.get("senses", {}), sense_words=data.get("sense_words", {}))
 

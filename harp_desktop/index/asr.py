@@ -21,10 +21,14 @@ GAP_S = 0.8  # silence inserted between spans so words do not run together acros
 JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
 # Whisper sometimes skips a stretch of speech when it seeks across a 30 s window boundary
 # (seen on dev: a whole patient answer lost). Speech it left without words for this long is
-# transcribed again on its own; the pass is cheap because such holes are rare and short.
+# transcribed again on its own (one padded 30 s window per hole: dev has ~15 holes, 1-4 s).
 REPAIR_MIN_S = 1.0
 REPAIR_PAD_S = 0.3
-REPAIR = f"repair{REPAIR_MIN_S}"
+# A repair clip is decoded greedily once, without Whisper's temperature fallback: the clips the
+# fallback re-decoded (up to 6 times, to T=1.0) were the ones the strict filter drops anyway, and
+# on dev the same words came back at 60 % of the CPU time (docs/decisions.md, issue 18).
+REPAIR_TEMPERATURE = 0.0
+REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}"
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,7 @@ class Transcriber:
         segments, info = self.model.transcribe(
             audio,
             language=language,
+            **({"temperature": REPAIR_TEMPERATURE} if strict else {}),
             beam_size=self.options.beam_size,
             word_timestamps=True,
             vad_filter=False,

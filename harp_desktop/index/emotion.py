@@ -12,9 +12,11 @@ it separates RAVDESS emotions but not real recordings). The head
 (models/emotion/emotion_head.npz) standardises them (its ``std`` also carries the lower
 weight of the embedding block) and applies a temperature-scaled softmax regression, then a log-prior shift towards neutral (everyday
 speech is mostly neutral; RAVDESS is balanced). A head carrying speaker statistics (``spk_*``;
-the v4 candidate of models/emotion/REPORT.md, not shipped) first z-scores the speech features
+the shipped v7 of models/emotion/REPORT.md, issue 18) first z-scores the speech features
 per diarized speaker (``speaker_norm``); the stage therefore scores a speaker's segments
-together, and the shipped v3 head is unaffected.
+together. The stage also stores each segment's top label and
+its arousal/valence (the probabilities' place on the circumplex, ``emotion_dims.places``; issue 18)
+in ``segment_emotion``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import scipy.fft
 import scipy.signal
 
 from harp_desktop.index import speaker_norm
+from harp_desktop.index.emotion_dims import places, segment_rows
 from harp_desktop.index.events import _MEL, log_mel
 from harp_desktop.index.voice_quality import VOICE, pool_voice
 from harp_desktop.index.whisper_enc import EncoderStates, encode
@@ -242,7 +245,8 @@ class EmotionModel:
         x = (np.atleast_2d(feats) - self.mean) / self.std
         return softmax((x @ self.W + self.b) / self.temperature + self.log_prior)
 
-    def predict(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> dict[str, float]:
+    def clip_features(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> np.ndarray:
+        """features() of one clip heard alone (YAMNet run here when no embeddings are given)."""
         if embeddings is None:
             if self._tagger is None:
                 raise ValueError("no embeddings given and no YAMNet tagger to compute them")
@@ -251,7 +255,10 @@ class EmotionModel:
         if self._whisper is None:
             self._whisper = load_whisper()
         wav = np.asarray(wav16k, np.float32)
-        f = features(wav, embeddings, encode(self._whisper, wav).pool(0.0, len(wav) / SR))
+        return features(wav, embeddings, encode(self._whisper, wav).pool(0.0, len(wav) / SR))
+
+    def predict(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> dict[str, float]:
+        f = self.clip_features(wav16k, embeddings)
         p = self.proba(self.speaker_normalise(f, f))[0]  # one clip: its speaker statistics are mostly the prior
         return {k: float(v) for k, v in zip(self.labels, p, strict=True)}
 
@@ -324,6 +331,10 @@ def run_emotion(ctx) -> dict:
             w, k = np.unravel_index(int(q.argmax()), q.shape)
             if p[1 + w].argmax() == k:
                 tags.append((wins[1 + w], model.labels[k], float(p[1 + w, k])))
+    # Arousal/valence: the whole-segment probabilities placed on the circumplex (emotion_dims.places; chosen
+    # over a ridge head on the same features by leave-one-actor-out, models/emotion/DIMENSIONS.md).
+    axes = ["arousal", "valence"]
+    av = places(np.array(probs, np.float64).reshape(-1, len(model.labels)), model.labels, axes)
     info = {"segments": len(ids), "tags": len(tags)}
 
     def write() -> None:
@@ -333,6 +344,8 @@ def run_emotion(ctx) -> dict:
              "score": round(sc, 4), "source": "emotion-head"} for (a, b), lab, sc in tags)
         ctx.db.put_array(ctx.rid, "emotion_probs", np.array(probs, np.float32).reshape(-1, len(model.labels)),
                          {"labels": model.labels, "segment_ids": ids})
+        ctx.db.db.execute("DELETE FROM segment_emotion WHERE recording_id = ?", [ctx.rid])
+        ctx.db.db["segment_emotion"].insert_all(segment_rows(ctx.rid, ids, probs, av, model.labels, axes))
 
     ctx.finish("emotion", time.perf_counter() - t0, info, write)
     return info

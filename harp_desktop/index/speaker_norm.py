@@ -12,8 +12,9 @@ speaker is mostly plain, so the speaker mean sits nearer their plain voice. Trai
 therefore normalises each augmented variant against a different reference mix, from
 all of an actor's clips down to mostly plain ones (``train_emotion.py``), and the report
 gives held-out accuracy with a plain-heavy reference as well. Such a head (``--speaker-norm``)
-scored a little higher on RAVDESS but worse on the dev recording and the shipped test clips,
-so the shipped head does not use it (models/emotion/REPORT.md).
+scored a little higher on RAVDESS but worse on the dev recording and the shipped test clips
+with head v3's features; with v6's (Whisper block, plain TTS clips) it is better on both, and v7
+ships it (issue 18, models/emotion/REPORT.md).
 """
 
 from __future__ import annotations

@@ -21,13 +21,13 @@ def tagger(ctx: StageContext):
 
 
 def run_events(ctx: StageContext) -> dict:
-    from harp_desktop.index.events import detect_events, split_cough_bursts
+    from harp_desktop.index.events import detect_events, with_cough_onsets
 
     t0 = time.perf_counter()
     tg = tagger(ctx)
     fs = tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop)
     ctx.check()
-    tags = split_cough_bursts(detect_events(fs, tg.class_names), ctx.audio)  # one stored event per cough
+    tags = with_cough_onsets(detect_events(fs, tg.class_names), ctx.audio, tg)  # one stored event per cough
     keep = [tg.class_names.index(c) for c in KEPT_CLASSES if c in tg.class_names]
     emb = fs.embeddings if fs.embeddings is not None else fs.scores
 

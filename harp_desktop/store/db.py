@@ -11,7 +11,6 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -20,12 +19,13 @@ import sqlite_utils
 from harp_desktop.paths import private_dir
 from harp_desktop.store import dbapi, sealed
 from harp_desktop.store.atomic import sweep_stale, tmp_path
+from harp_desktop.store.clock import now_iso  # also read as db.now_iso by findings/store.py, bundle.py
 from harp_desktop.store.crypto import KEY_FILE, PassphraseError
 from harp_desktop.store.locks import schema_lock
 from harp_desktop.store.questions import QuestionsDB
 from harp_desktop.store.unlock import unlock_library
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 LARGE_ARRAY_BYTES = 1 << 20
 _SCHEMA_FILE = Path(__file__).with_name("schema.sql")
 
@@ -166,11 +166,20 @@ MIGRATIONS = [
         distance_s REAL
     );
     CREATE INDEX event_speakers_recording ON event_speakers (recording_id, speaker);""",
+    # 6: per-segment emotion (issue 18): the class head's top label and score, and the dimension head's
+    # arousal and valence on [0, 1] (models/emotion/DIMENSIONS.md). Index output of the emotion stage,
+    # replaced when it re-runs; a segment's row goes with the segment. A library indexed before has no
+    # rows until its emotion stage re-runs (the head's fingerprint changed, so the next index does it).
+    """CREATE TABLE segment_emotion (
+        segment_id INTEGER PRIMARY KEY REFERENCES segments(id) ON DELETE CASCADE,
+        recording_id INTEGER NOT NULL REFERENCES recordings(id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        score REAL NOT NULL,
+        arousal REAL,
+        valence REAL
+    );
+    CREATE INDEX segment_emotion_recording ON segment_emotion (recording_id);""",
 ]
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class LibraryDB(QuestionsDB):
@@ -384,6 +393,13 @@ class LibraryDB(QuestionsDB):
                 [recording_id, start_s, end_s if end_s != float("inf") else 1e18],
             )
         )
+
+    def segment_emotions(self, recording_id: int) -> dict[int, dict]:
+        """segment id -> {"label", "score", "arousal", "valence"} as the emotion stage stored them
+        (arousal/valence None when the stage ran without a dimension head)."""
+        rows = self.db.query("SELECT segment_id, label, score, arousal, valence FROM segment_emotion "
+                             "WHERE recording_id = ?", [recording_id])
+        return {r["segment_id"]: {k: r[k] for k in ("label", "score", "arousal", "valence")} for r in rows}
 
     def words(self, segment_id: int) -> list[dict]:
         return list(

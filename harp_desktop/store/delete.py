@@ -19,7 +19,7 @@ from harp_desktop.store.locks import lock_file, recording_lock
 
 # Tables that hold a recording's data; each has a recording_id column.
 _OWNED = ("stages", "speech_regions", "asr_chunks", "speakers", "segments", "words", "tags", "arrays", "answers",
-          "questions", "exports", "event_speakers", "sections", "findings", "finding_edits", "speaker_roles")
+          "questions", "exports", "event_speakers", "sections", "findings", "finding_edits", "speaker_roles", "segment_emotion")
 
 
 @dataclass

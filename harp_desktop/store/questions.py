@@ -10,16 +10,11 @@ from __future__ import annotations
 import json
 
 from harp_desktop.store import dbapi
+from harp_desktop.store.clock import now_iso
 
 QUESTION_FIELDS = ("query_id", "recording_ref", "query_type", "query", "answer", "answer_kind", "time_ref",
                    "cue_audio", "notes")
 SPAN_FIELDS = ("annotator", "start_s", "end_s", "label")
-
-
-def _now() -> str:
-    from harp_desktop.store.db import now_iso  # db imports this module
-
-    return now_iso()
 
 
 def _insert(conn, table: str, row: dict) -> int:
@@ -46,7 +41,7 @@ class QuestionsDB:
             raise ValueError(f"unknown question field(s): {', '.join(sorted(bad))}")
         if not str(fields.get("query", "")).strip():
             raise ValueError("the question text is empty")
-        now = _now()
+        now = now_iso()
         row = {"recording_id": recording_id, "created_at": now, "updated_at": now, **fields}
         row.setdefault("query_id", self._next_query_id(recording_id))
         row.setdefault("recording_ref", self._recording_name(recording_id))
@@ -85,7 +80,7 @@ class QuestionsDB:
         row = dict(changes)
         if "extra" in row:
             row["extra"] = json.dumps(row["extra"]) if row["extra"] else None
-        self._update("questions", question_id, {**row, "updated_at": _now()})
+        self._update("questions", question_id, {**row, "updated_at": now_iso()})
         return {k: old[k] for k in changes}
 
     def delete_question(self, question_id: int) -> tuple[dict, list[dict]]:
@@ -129,7 +124,7 @@ class QuestionsDB:
         if a < 0:
             raise ValueError(f"a span cannot start before 0 s (got {a:.2f})")
         self.question(question_id)  # a clear error for a missing question
-        now = _now()
+        now = now_iso()
         row = {"question_id": question_id, "annotator": annotator, "start_s": a, "end_s": b,
                "label": label or None, "created_at": now, "updated_at": now}
         if annotation_id is not None:
@@ -145,7 +140,7 @@ class QuestionsDB:
         new = {**old, **changes}
         if not 0 <= new["start_s"] <= new["end_s"]:
             raise ValueError(f"bad span {new['start_s']:.2f}-{new['end_s']:.2f} s")
-        self._update("annotations", annotation_id, {**changes, "updated_at": _now()})
+        self._update("annotations", annotation_id, {**changes, "updated_at": now_iso()})
         return {k: old[k] for k in changes}
 
     def delete_annotation(self, annotation_id: int) -> dict:

@@ -22,7 +22,7 @@ from harp_desktop.store.vectors import SPACES, VectorStore
 # re-index would. Other recording-owned tables (answers, questions, annotations, and
 # any added later) are merged: rows the destination already holds are not repeated.
 INDEX_TABLES = ("stages", "speech_regions", "asr_chunks", "speakers", "segments", "words", "tags",
-                "sections", "findings", "event_speakers")  # the findings stage's output (speaker_roles and
+                "sections", "findings", "event_speakers", "segment_emotion")  # the findings stage's output (speaker_roles and
 # finding_edits are annotations: merged, so a role or an edit made in the destination survives)
 # This library's own audit trail of what it exported; it does not travel.
 LOCAL_TABLES = ("exports",)

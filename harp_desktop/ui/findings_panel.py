@@ -3,7 +3,9 @@ with its status in words and colour, who said it and when; click a finding to he
 
 Edits go through the headless API (``Library.edit_finding`` / ``reject_finding``), which
 keeps them as annotations over the automatic findings, so a re-index never overwrites
-them. A rejected finding stays in the list, struck through. The header corrects each
+them. A rejected finding stays in the list, struck through. Every edit and rejection is a
+step on the panel's own undo stack (Undo / Redo buttons; Ctrl+Z / Ctrl+Shift+Z while the
+list has the focus: the window's Ctrl+Z belongs to the Annotate panel). The header corrects each
 voice's role (``Library.set_role``); that re-runs the extractor, so it runs on a worker
 when the window gives the panel a ``TaskRunner``.
 """
@@ -14,8 +16,8 @@ import getpass
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,6 +36,7 @@ from harp_desktop.errors import user_message
 from harp_desktop.findings import display as fd
 from harp_desktop.findings.model import STATUSES, Finding
 from harp_desktop.store import dbapi
+from harp_desktop.ui import findings_undo
 from harp_desktop.ui.findings_roles import RolesHeader, SpeakerRole
 from harp_desktop.ui.speakers_panel import swatch
 
@@ -112,6 +115,20 @@ class FindingsPanel(QWidget):
         self.reject_btn = QPushButton("Reject", self)
         self.reject_btn.setToolTip("Mark the finding wrong: kept, struck through, never answered from")
         self.reject_btn.clicked.connect(self.reject)
+        self.undo_stack = QUndoStack(self)
+        self.undo_btn = QPushButton("Undo", self)
+        self.redo_btn = QPushButton("Redo", self)
+        for btn, step, can, text in ((self.undo_btn, self.undo_stack.undo, self.undo_stack.canUndoChanged,
+                                      self.undo_stack.undoTextChanged),
+                                     (self.redo_btn, self.undo_stack.redo, self.undo_stack.canRedoChanged,
+                                      self.undo_stack.redoTextChanged)):
+            btn.clicked.connect(step)
+            btn.setEnabled(False)
+            can.connect(btn.setEnabled)
+            text.connect(lambda t, b=btn: b.setToolTip(f"{b.text()} {t}" if t else ""))
+        # Ctrl+Z here undoes a finding edit: the key is taken before the window's shortcuts see it.
+        for w in (self.tree, self.status_box, self.save_btn, self.reject_btn, self.undo_btn, self.redo_btn):
+            w.installEventFilter(self)
 
         form = QGridLayout()
         form.addWidget(QLabel("Status", self), 0, 0)
@@ -122,6 +139,8 @@ class FindingsPanel(QWidget):
         form.addWidget(self.value, 1, 1, 1, 2)
         form.addWidget(self.save_btn, 1, 3)
         form.addWidget(self.reject_btn, 1, 4)
+        form.addWidget(self.undo_btn, 2, 3)
+        form.addWidget(self.redo_btn, 2, 4)
         form.setColumnStretch(3, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
@@ -136,6 +155,8 @@ class FindingsPanel(QWidget):
     # -- state from the window ------------------------------------------------------------
     def set_recording(self, ref: str | None, speakers: list | None = None) -> None:
         """Show a recording's findings (sha256) with its speakers (recording_data.SpeakerInfo)."""
+        if ref != self.ref:
+            self.undo_stack.clear()  # its steps name this recording's findings
         self.ref = ref
         self._names = {s.label: s.name for s in speakers or []}
         self._indexes = {s.label: s.index for s in speakers or []}
@@ -268,6 +289,21 @@ class FindingsPanel(QWidget):
         self.concept.setText(f.concept if f else "")
         self.value.setText((f.value or "") if f else "")
 
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            step = (self.undo_stack.undo if event.matches(QKeySequence.StandardKey.Undo) else
+                    self.undo_stack.redo if event.matches(QKeySequence.StandardKey.Redo) else None)
+            if step is not None:
+                event.accept()
+                if kind == QEvent.Type.KeyPress:
+                    step()
+                return True
+        return super().eventFilter(obj, event)
+
+    def _after_step(self, finding_id: int | None) -> None:
+        self.refresh(select=finding_id)
+
     # -- user actions -----------------------------------------------------------------------
     def _clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         f = self._by_id.get(item.data(CONCEPT, ID_ROLE))
@@ -292,13 +328,13 @@ class FindingsPanel(QWidget):
             self.message.emit("Nothing to save: change the status, concept or value first")
             return None
         try:
-            new = self.lib().edit_finding(self.ref, f.id, annotator=self.annotator() or None, **changes)
+            cmd, new = findings_undo.edit(self.lib, self.ref, f, changes, self.annotator() or None, self._after_step)
         except API_ERRORS as exc:
             self.message.emit(user_message(exc))
             self.refresh()
             return None
         self.message.emit(f"Saved: {fd.concept_text(new)} \u2014 {fd.status_word(new.status)} (kept as an annotation)")
-        self.refresh(select=new.id)  # an automatic finding's edit is a new annotator finding: new id
+        self.undo_stack.push(cmd)  # refreshes, selecting the new id (an automatic finding's edit is a new one)
         return new
 
     def reject(self) -> Finding | None:
@@ -306,13 +342,13 @@ class FindingsPanel(QWidget):
         if f is None or f.rejected:
             return None
         try:
-            new = self.lib().reject_finding(self.ref, f.id, annotator=self.annotator() or None)
+            cmd, new = findings_undo.reject(self.lib, self.ref, f, self.annotator() or None, self._after_step)
         except API_ERRORS as exc:
             self.message.emit(user_message(exc))
             self.refresh()
             return None
-        self.message.emit(f"Rejected {f.concept}: kept struck through, never used in answers")
-        self.refresh(select=new.id if new is not None else f.id)
+        self.message.emit(f"Rejected {f.concept}: kept struck through, never used in answers (Undo takes it back)")
+        self.undo_stack.push(cmd)
         return new
 
     def set_role(self, label: str, role: str) -> None:

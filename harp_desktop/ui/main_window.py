@@ -1,18 +1,16 @@
-"""The main window: wires the panels to the headless API, the player and the workers.
+"""The main window: builds the panels and menus, shows a recording, routes clicks (seek, play, rename).
 
-It holds no indexing or answering logic: it reads snapshots through ``recording_data``,
-starts ``workers`` tasks for anything slow, and routes clicks (seek, play, rename).
+It holds no indexing, answering or recording logic: the controllers in ``ui/controllers/``
+do (indexing: the background queue; asking: questions and answers; recording: the
+microphone and the live transcript), and it reads snapshots through ``recording_data``.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
-import numpy as np
-import soundfile as sf
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
@@ -27,9 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from harp_desktop.agent.audio_evidence import AudioModelConfig
-from harp_desktop.api import IndexOptions, IndexResult, Library, Progress
-from harp_desktop.audio.decode import SAMPLE_RATE, SUPPORTED, AudioError
+from harp_desktop.api import IndexOptions, Library, Progress
+from harp_desktop.audio.decode import SUPPORTED, AudioError
 from harp_desktop.errors import user_message
 from harp_desktop.paths import REPO_ROOT
 from harp_desktop.store import dbapi
@@ -38,6 +35,9 @@ from harp_desktop.ui import annotate_menu, colors, envelope, findings_menu, pass
 from harp_desktop.ui import recording_data as rd
 from harp_desktop.ui.about_models import AboutModelsDialog
 from harp_desktop.ui.ask_panel import AskPanel
+from harp_desktop.ui.controllers.asking import MAX_CUE_S, AskingController
+from harp_desktop.ui.controllers.indexing import IndexingController
+from harp_desktop.ui.controllers.recording import RecordingController
 from harp_desktop.ui.delete_action import DeleteAction
 from harp_desktop.ui.export_actions import ExportActions
 from harp_desktop.ui.help_dialog import ShortcutsDialog
@@ -46,6 +46,7 @@ from harp_desktop.ui.index_queue import IndexQueue
 from harp_desktop.ui.library_panel import LibraryPanel, LibraryRow
 from harp_desktop.ui.library_watch import LibraryWatch
 from harp_desktop.ui.player import Player
+from harp_desktop.ui.record_panel import RecordPanel
 from harp_desktop.ui.settings import Settings, default_store
 from harp_desktop.ui.settings_dialog import SettingsDialog
 from harp_desktop.ui.speakers_panel import SpeakersPanel
@@ -59,7 +60,7 @@ APP_TITLE = "HARP Desktop"
 AUDIO_SUFFIXES = {".wav", ".flac", ".ogg", ".oga", ".mp3"}
 AUDIO_FILTER = "Recordings (*.wav *.flac *.ogg *.mp3);;All files (*)"
 ICON = REPO_ROOT / "resources" / "icons" / "harp-desktop.svg"
-MAX_CUE_S = 120.0
+__all__ = ["MainWindow", "MAX_CUE_S", "expand_paths"]
 
 
 def expand_paths(paths: list[str]) -> list[str]:
@@ -106,13 +107,8 @@ class MainWindow(QMainWindow):
         self.data: rd.RecordingData | None = None
         self.current_path: str | None = None
         self.queue = IndexQueue(self.runner, lambda: self.lib.folder, self.index_options, self)
-        self._shown_early = False
-        self._ask_task: AskTask | None = None
-        self._ask_rid: int | None = None
-        self._ask_notices: list[str] = []
         self._env_task: EnvelopeTask | None = None
         self._dialogs: list[QWidget] = []
-        self._cue_dir = tempfile.TemporaryDirectory(prefix="harp-cue-")
         self._closed = False
 
         self.setWindowTitle(APP_TITLE)
@@ -120,6 +116,9 @@ class MainWindow(QMainWindow):
             self.setWindowIcon(QIcon(str(ICON)))
         self.setAcceptDrops(True)
         self._build()
+        self.indexer = IndexingController(self)
+        self.asking = AskingController(self)
+        self.recording = RecordingController(self, self.record_panel)
         self._build_actions()
         self._wire()
         self.annotation = annotate_menu.install(self)  # Annotate menu, dock, Evaluate view
@@ -133,6 +132,7 @@ class MainWindow(QMainWindow):
         self.watch.changed.connect(self._changed_elsewhere)
         self.workbench = workbench.install(self)  # issue 19: spectrogram, tiers, keyboard marking, span import
         self.findings = findings_menu.install(self)  # issue 17: the Findings dock, View > Findings, speaker roles
+        QTimer.singleShot(0, self.recording.offer_recovered)  # issue 20: recordings a crash interrupted
 
     # -- construction ---------------------------------------------------------------------
     def _build(self) -> None:
@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         self.transcript = TranscriptView(self)
         self.ask_panel = AskPanel(self)
         self.progress = IndexProgress(self)
+        self.record_panel = RecordPanel(self)
         self.audio_status = QLabel("", self)
         self.audio_status.setStyleSheet("color: #b71c1c")
 
@@ -155,6 +156,7 @@ class MainWindow(QMainWindow):
         wl = QVBoxLayout(wave)
         wl.setContentsMargins(0, 0, 6, 0)
         wl.setSpacing(2)
+        wl.addWidget(self.record_panel)
         wl.addWidget(self.waveform, 1)
         wl.addWidget(self.transport)
         bottom = QSplitter(Qt.Orientation.Horizontal, self)
@@ -212,6 +214,8 @@ class MainWindow(QMainWindow):
         self.all_actions: list[QAction] = []
         bar = self.menuBar()
         m = bar.addMenu("&File")
+        self.act_record = self._action(m, "&New recording\u2026", self.new_recording, "Ctrl+R",
+                                       "Record from a microphone; the transcript grows while you speak")
         self._action(m, "&Add recordings\u2026", self.choose_files, "Ctrl+O", "Add audio files to the library")
         self._action(m, "Add &folder\u2026", self.choose_folder, "Ctrl+Shift+O", "Add every recording in a folder")
         m.addSeparator()
@@ -232,7 +236,7 @@ class MainWindow(QMainWindow):
         self._action(m, "Zoom &in", lambda: self.waveform.zoom(0.5), ["Ctrl++", "Ctrl+="])
         self._action(m, "Zoom &out", lambda: self.waveform.zoom(2.0), "Ctrl+-")
         self._action(m, "&Whole recording", self.waveform.fit, "Ctrl+0")
-        self.act_follow = self._action(m, "&Follow playback", self.transcript.follow.setChecked, "F",
+        self.act_follow = self._action(m, "&Follow playback", lambda on: self.transcript.follow.setChecked(on), "F",
                                        checkable=True)
         self.act_follow.setChecked(self.transcript.follow.isChecked())
         self._action(m, "&Ask a question", self.focus_question, "Ctrl+L")
@@ -264,22 +268,9 @@ class MainWindow(QMainWindow):
         wf.seekRequested.connect(self.seek)
         wf.selectionChanged.connect(self._on_selection)
         self.transcript.seekRequested.connect(self.seek)
-        self.transcript.followChanged.connect(self.act_follow.setChecked)
-        ask.askRequested.connect(self.ask)
-        ask.cancelRequested.connect(self.cancel_ask)
+        self.transcript.followChanged.connect(lambda on: self.act_follow.setChecked(on))
         ask.playSpanRequested.connect(self.play_span)
         ask.seekRequested.connect(self.seek)
-        ask.cueFromSelectionRequested.connect(self.cue_from_selection)
-        ask.answerShown.connect(self._on_answer_shown)
-        ask.no_llm.toggled.connect(self._remember_ask_options)
-        self.progress.cancelRequested.connect(self.cancel_indexing)
-        q = self.queue
-        q.started.connect(self._index_started)
-        q.progress.connect(self._index_progress)
-        q.finished.connect(self._index_done)
-        q.failed.connect(self._index_failed)
-        q.cancelled.connect(self._index_cancelled)
-        q.changed.connect(self.refresh_library)
 
     def _apply_audio_state(self) -> None:
         ok = self.player.available
@@ -295,6 +286,8 @@ class MainWindow(QMainWindow):
 
     # -- the library -----------------------------------------------------------------------
     def refresh_library(self) -> None:
+        if self._closed:  # the queue reports a cancelled job after close: the library is shut
+            return
         rows, seen = [], set()
         for s in rd.summaries(self.lib):
             status = self.queue.status.get(s.path) or ("indexed" if s.complete else f"partial {s.done}/{s.total}")
@@ -376,7 +369,7 @@ class MainWindow(QMainWindow):
         """A file not decoded yet: its name, empty views, and 'indexing' everywhere."""
         self.player.set_audio(None)
         self.data, self.current_path = None, path
-        self._shown_early = False
+        self.indexer.shown_early = False
         self.setWindowTitle(f"{Path(path).name} \u2014 {APP_TITLE}")
         self.waveform.clear()
         self.transcript.set_recording(None, "indexing\u2026")
@@ -403,7 +396,7 @@ class MainWindow(QMainWindow):
             self.ask_panel.clear()
             self.ask_panel.set_history(self.lib.db.answers(data.id))
             self.ask_panel.clear_cues()  # issue 16: the speaker and emotion clips too
-            self._load_envelope(data)
+            self.load_envelope(data)
         self.transcript.set_position(self.player.position(), scroll=False)
         self.refresh_library()
         if data.note:
@@ -418,11 +411,10 @@ class MainWindow(QMainWindow):
             spans.append(LaneSpan("speaker", ln.start_s, ln.end_s, colour, data.speaker_name(ln.speaker)))
         for t in data.tags:
             lane = "emotion" if t.kind == "emotion" else "event"
-            spans.append(LaneSpan(lane, t.start_s, t.end_s, colors.tag_color(t.label, t.kind),
-                                  f"{t.kind}: {t.label} ({t.score:.2f})"))
+            spans.append(LaneSpan(lane, t.start_s, t.end_s, colors.tag_color(t.label, t.kind), t.tooltip))
         return spans
 
-    def _load_envelope(self, data: rd.RecordingData) -> None:
+    def load_envelope(self, data: rd.RecordingData) -> None:
         cache = data.audio_cache
         if not cache.exists():
             return
@@ -453,95 +445,68 @@ class MainWindow(QMainWindow):
         self.player.set_audio(env.audio)
         self.player.seek(min(pos, env.duration_s))
 
-    # -- indexing ----------------------------------------------------------------------------
+    # -- indexing, asking, recording: the controllers' jobs (these names are what menus, other
+    # modules and tests call) -------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def index_options(self) -> IndexOptions:
-        return IndexOptions(asr_profile=self.settings.asr_profile, cpu_threads=self.settings.threads)
+        return self.indexer.options()
 
     def indexing(self) -> bool:
-        return self.queue.busy()
+        return self.indexer.busy()
 
     def enqueue_index(self, path: str, show: bool = False) -> None:
-        path = str(Path(path).expanduser().resolve())
-        if show and path != self.current_path:
-            self.open_path(path)
-        self.queue.enqueue(path)
-
-    def _index_started(self, path: str) -> None:
-        self._shown_early = path != self.current_path or self.data is not None
-        self.progress.start(Path(path).name, len(self.queue.pending))
-
-    def _index_progress(self, path: str, p: Progress) -> None:
-        if self._closed:  # a queued signal from the indexer after close: the library is shut
-            return
-        self.progress.update_progress(Path(path).name, p, len(self.queue.pending))
-        self._update_row_text(path)
-        if not self._shown_early and p.stage != "decode" and path == self.current_path:
-            self._shown_early = True  # decoded: the waveform can be shown while the rest runs
-            rec = rd.find(self.lib, path)
-            if rec is not None:
-                self.show_recording(rec["sha256"])
-
-    def _update_row_text(self, path: str) -> None:
-        tree = self.library.tree
-        for i in range(tree.topLevelItemCount()):
-            item = tree.topLevelItem(i)
-            if item.data(0, Qt.ItemDataRole.UserRole) == path:
-                item.setText(2, self.queue.status.get(path, ""))
-                return
-        self.refresh_library()
-
-    def _index_done(self, path: str, result: IndexResult) -> None:
-        if self._closed:
-            return
-        what = "already up to date" if not result.ran else f"indexed in {sum(result.seconds.values()):.1f} s"
-        self.statusBar().showMessage(f"{Path(result.path).name}: {what}"
-                                     + "".join(f"; note: {n}" for n in result.notes), 10000)
-        if path == self.current_path or (self.data is not None and self.data.sha256 == result.sha256):
-            self.show_recording(result.sha256, keep_view=self.data is not None and self.data.sha256 == result.sha256)
-            if not self.waveform.has_waveform and self.data is not None:
-                self._load_envelope(self.data)
-        self._idle_progress()
-        self.indexFinished.emit(result.path)
-
-    def _index_failed(self, path: str, message: str) -> None:
-        if self._closed:
-            return
-        self.statusBar().showMessage(f"Indexing failed: {message}", 15000)
-        if path == self.current_path and self.data is None:
-            self.transcript.status.setText(f"indexing failed: {message}")
-            self.ask_panel.set_ready(False, "Indexing failed")
-        self._idle_progress()
-        self.indexStopped.emit(path, message)
-
-    def _index_cancelled(self, path: str) -> None:
-        if self._closed:
-            return
-        self.statusBar().showMessage("Indexing cancelled; finished stages are kept and opening the recording "
-                                     "again resumes.", 10000)
-        if path == self.current_path and self.data is None:
-            self.transcript.status.setText("indexing cancelled; open it again to resume")
-        self._idle_progress()
-        self.indexStopped.emit(path, "cancelled")
-
-    def _idle_progress(self) -> None:
-        if not self.queue.busy():
-            self.progress.hide()
+        self.indexer.enqueue(path, show)
 
     def cancel_indexing(self) -> None:
-        if self.queue.busy():
-            self.queue.cancel()
-            if self.queue.current:
-                self.progress.cancelling()
+        self.indexer.cancel()
+
+    def reindex_current(self) -> None:
+        self.indexer.reindex_current()
+
+    def _index_progress(self, path: str, p: Progress) -> None:
+        self.indexer.on_progress(path, p)
+
+    def _index_failed(self, path: str, message: str) -> None:
+        self.indexer.on_failed(path, message)
+
+    def _index_cancelled(self, path: str) -> None:
+        self.indexer.on_cancelled(path)
 
     def cancel_work(self) -> None:
-        if self._ask_task is not None:
-            self.cancel_ask()
+        if self.asking.task is not None:
+            self.asking.cancel()
         elif self.indexing():
             self.cancel_indexing()
 
-    def reindex_current(self) -> None:
-        if self.current_path:
-            self.enqueue_index(self.current_path)
+    def focus_question(self) -> None:
+        self.asking.focus_question()
+
+    def ask(self, req: dict) -> None:
+        self.asking.ask(req)
+
+    def cancel_ask(self) -> None:
+        self.asking.cancel()
+
+    def cue_from_selection(self, slot: str = "example") -> None:
+        self.asking.cue_from_selection(slot)
+
+    @property
+    def _ask_task(self) -> AskTask | None:
+        return self.asking.task
+
+    @_ask_task.setter
+    def _ask_task(self, task: AskTask | None) -> None:
+        self.asking.task = task
+
+    @property
+    def _cue_dir(self):
+        return self.asking.cue_dir
+
+    def new_recording(self) -> None:
+        self.recording.new_recording()
 
     # -- playback ----------------------------------------------------------------------------
     def seek(self, t: float) -> None:
@@ -603,106 +568,6 @@ class MainWindow(QMainWindow):
             self.refresh_library()  # the list says so at once, not at the next poll
         elif not (unless_complete and self.data.complete):
             self.show_recording(self.data.sha256, keep_view=True)
-
-    # -- asking ------------------------------------------------------------------------------
-    def focus_question(self) -> None:
-        self.ask_panel.question.setFocus()
-        self.ask_panel.question.selectAll()
-
-    def _remember_ask_options(self, *_: object) -> None:
-        o = self.ask_panel.options()
-        self.settings.retrieval, self.settings.evidence = o["retrieval"], o["evidence"]
-        self.settings.fusion, self.settings.no_llm = o["fusion"], o["no_llm"]
-
-    def ask(self, req: dict) -> None:
-        if self.data is None or self._ask_task is not None:
-            return
-        self._remember_ask_options()
-        llm = None if req["no_llm"] else self.settings.llm
-        audio = AudioModelConfig.resolve(self.settings.audio_model, self.settings.audio_projector)
-        task = AskTask(self.lib.folder, self.data.sha256, req["question"], req.get("cue"), llm, req["retrieval"],
-                       req["evidence"], req["fusion"], audio=audio,
-                       speaker_cue=req.get("speaker_cue"), emotion_cue=req.get("emotion_cue"))  # issue 16
-        task.signals.progress.connect(self._ask_progress)
-        task.signals.notice.connect(self._ask_notice)
-        task.signals.partial.connect(self._ask_draft)
-        task.signals.finished.connect(self._ask_done)
-        task.signals.failed.connect(self._ask_failed)
-        self._ask_task, self._ask_rid, self._ask_notices = task, self.data.id, []
-        self.ask_panel.set_busy(True, "Loading the language model\u2026" if llm else "Searching\u2026")
-        self.runner.start(task)
-
-    def _is_current_ask(self) -> bool:
-        return self._ask_task is not None and self.sender() is self._ask_task.signals
-
-    def _ask_progress(self, p: Progress) -> None:
-        if self._is_current_ask():
-            text = {"loading language model": "Loading the language model\u2026", "asking": "Searching\u2026"}
-            self.ask_panel.busy_label.setText(text.get(p.stage, p.stage))
-
-    def _ask_notice(self, message: str) -> None:
-        if not self._is_current_ask():
-            return
-        self._ask_notices.append(message)
-        self.statusBar().showMessage(message, 15000)
-        self.ask_panel.no_llm.setChecked(True)  # fall back for the next questions too; untick to retry
-
-    def _ask_draft(self, draft: dict) -> None:
-        """Evidence first: the moments are clickable while the language model writes the answer."""
-        if not self._is_current_ask() or self.data is None or self.data.id != self._ask_rid:
-            return
-        self.ask_panel.show_answer(draft)
-        self.ask_panel.busy_label.setText("The language model is writing the answer\u2026")
-
-    def _ask_done(self, answer: dict) -> None:
-        if not self._is_current_ask():
-            return
-        self._ask_task = None
-        self.ask_panel.set_busy(False)
-        if self.data is None or self.data.id != self._ask_rid:
-            return  # the user moved on; the answer is in that recording's history
-        answer = {**answer, "notes": [*self._ask_notices, *answer.get("notes", [])]}
-        self.ask_panel.add_to_history(answer)
-        self.ask_panel.show_answer(answer)
-        self.statusBar().showMessage(f"Answered in {answer.get('timings_s', {}).get('total', 0):.2f} s", 5000)
-        self.answerReady.emit(answer)
-
-    def _ask_failed(self, message: str) -> None:
-        if not self._is_current_ask():
-            return
-        self._ask_task = None
-        self.ask_panel.set_busy(False)
-        self.statusBar().showMessage(f"Could not answer: {message}", 15000)
-        self.ask_panel.answer.setHtml(f'<p style="color:#c62828">Could not answer: {message}</p>')
-
-    def cancel_ask(self) -> None:
-        if self._ask_task is None:
-            return
-        self._ask_task.cancel()  # its result is dropped; a running search cannot be interrupted
-        self._ask_task = None
-        self.ask_panel.set_busy(False)
-        self.statusBar().showMessage("Question cancelled", 5000)
-
-    def cue_from_selection(self, slot: str = "example") -> None:
-        """The waveform selection as a clip for one of the ask panel's slots (example / speaker / emotion)."""
-        sel = self.waveform.selection()
-        if sel is None or self.data is None or not self.data.audio_cache.exists():
-            return
-        a, b = sel
-        if b - a > MAX_CUE_S:
-            self.statusBar().showMessage(f"An example must be under {MAX_CUE_S:.0f} s; select a shorter span", 8000)
-            return
-        audio = envelope.open_cache(self.data.audio_cache)
-        clip = np.asarray(audio[int(a * SAMPLE_RATE):int(b * SAMPLE_RATE)], dtype=np.float32)
-        path = passphrase.memory_clip(clip, SAMPLE_RATE) if self.lib.encrypted else None  # never in /tmp
-        if path is None:
-            path = Path(self._cue_dir.name) / f"selection_{a:.2f}-{b:.2f}.wav"
-            sf.write(path, clip, SAMPLE_RATE, subtype="FLOAT")
-        self.ask_panel.set_cue(str(path), f"selection {span_text(a, b)} ({b - a:.1f} s)", slot)
-
-    def _on_answer_shown(self, answer: dict | None) -> None:
-        spans = [(e["start_s"], e["end_s"]) for e in answer.get("evidence", [])] if answer else []
-        self.waveform.set_evidence(spans)
 
     # -- settings, help ----------------------------------------------------------------------
     def open_settings(self) -> None:
@@ -780,9 +645,10 @@ class MainWindow(QMainWindow):
             super().closeEvent(event)
             return
         self._closed = True
+        self.recording.shutdown()  # recording: the audio so far is kept, offered at the next start
         self.player.pause()
         self.settings.follow = self.transcript.follow.isChecked()
-        self._remember_ask_options()
+        self.asking.remember_options()
         self.settings.save(self.store)
         self.store.setValue("window/geometry", self.saveGeometry())
         for name, sp in self.splitters.items():
@@ -793,7 +659,7 @@ class MainWindow(QMainWindow):
         self.watch.timer.stop()
         self.runner.shutdown(2000)  # then indexing processes are killed: every stage commits atomically
         self.lib.close()
-        self._cue_dir.cleanup()
+        self.asking.cue_dir.cleanup()
         super().closeEvent(event)
 
     def status_text(self) -> str:

@@ -34,6 +34,15 @@ class TagSpan:
     start_s: float
     end_s: float
     score: float
+    arousal: float | None = None  # emotion tags: the covering segment's stored arousal/valence (issue 18)
+    valence: float | None = None
+
+    @property
+    def tooltip(self) -> str:
+        text = f"{self.kind}: {self.label} ({self.score:.2f})"
+        if self.arousal is not None and self.valence is not None:
+            text += f", arousal {self.arousal:.2f}, valence {self.valence:.2f}"  # 0-1, the segment's
+        return text
 
 
 @dataclass
@@ -107,13 +116,25 @@ def find(lib: Library, path_or_ref: str | Path) -> dict | None:
         return None
 
 
+def _dims_of(tag: dict, segments: list[dict]) -> tuple[float | None, float | None]:
+    """(arousal, valence) of the segment an emotion tag lies in (the tag or one of its windows)."""
+    if tag["kind"] != "emotion":
+        return None, None
+    for s in segments:
+        e = s.get("emotion") or {}
+        if s["start_s"] - 1e-3 <= tag["start_s"] and tag["end_s"] <= s["end_s"] + 1e-3 and e.get("arousal") is not None:
+            return e["arousal"], e["valence"]
+    return None, None
+
+
 def load(lib: Library, ref: str | Path) -> RecordingData:
     rec = lib.recording(ref)
     data = lib.transcript(rec["sha256"])
     speakers = [SpeakerInfo(s["id"], s["name"] or s["id"], i, s["total_s"] or 0.0)
                 for i, s in enumerate(data["speakers"])]
     lines = [Line(s["start_s"], s["end_s"], s["speaker"], s["text"]) for s in data["segments"]]
-    tags = [TagSpan(t["kind"], t["label"], t["start_s"], t["end_s"], t["score"]) for t in lib.db.tags(rec["id"])]
+    tags = [TagSpan(t["kind"], t["label"], t["start_s"], t["end_s"], t["score"], *_dims_of(t, data["segments"]))
+            for t in lib.db.tags(rec["id"])]
     return RecordingData(rec["id"], rec["sha256"], rec["path"], rec["name"], rec["duration_s"] or 0.0,
                          rec["note"] or "", audio_cache_path(lib.folder, rec["sha256"]), speakers, lines, tags,
                          missing_stages(lib, rec["id"]))

@@ -7,9 +7,12 @@ from dataclasses import dataclass, fields
 
 from PySide6.QtCore import QSettings
 
-from harp_desktop.paths import default_library_dir
+from harp_desktop.paths import data_dir, default_library_dir
 
 ORG, APP = "HARP", "harp-desktop"
+DEFAULT_CONSENT = ("Before recording, tell everyone present that this conversation will be recorded and "
+                   "transcribed on this computer, what it is for and who may hear it, and make sure each of "
+                   "them agrees. Stop the recording if anyone does not.")
 
 
 @dataclass
@@ -26,9 +29,15 @@ class Settings:
     annotator: str = ""  # name recorded with each marked evidence span (empty: the login name)
     audio_model: str = ""  # audio-capable GGUF for evidence audio|multimodal (empty: $HARP_AUDIO_MODEL)
     audio_projector: str = ""  # its mmproj projector (empty: $HARP_AUDIO_PROJECTOR)
+    consent_text: str = DEFAULT_CONSENT  # shown before the first recording of a session (issue 20)
+    recordings: str = ""  # where new recordings are saved (empty: <data folder>/recordings)
 
     def library_dir(self) -> str:
         return self.library or str(default_library_dir())
+
+    def recordings_dir(self) -> str:
+        """Beside the library, never inside it: the indexer refuses files of the library folder."""
+        return self.recordings or str(data_dir() / "recordings")
 
     @classmethod
     def load(cls, store: QSettings) -> Settings:

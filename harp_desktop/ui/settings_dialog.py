@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QWidget,
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 from harp_desktop import weights
 from harp_desktop.agent.audio_evidence import ENV_MODEL, ENV_PROJECTOR
 from harp_desktop.agent.llm import LLM_CHOICES
-from harp_desktop.ui.settings import Settings
+from harp_desktop.ui.settings import DEFAULT_CONSENT, Settings
 
 
 class SettingsDialog(QDialog):
@@ -65,6 +66,11 @@ class SettingsDialog(QDialog):
                                           "An audio-capable GGUF, used when Evidence is audio or multimodal")
         self.audio_projector = self._gguf_row(form, "Audio projector", settings.audio_projector, ENV_PROJECTOR,
                                               "The model's multimodal projector (mmproj GGUF with an audio encoder)")
+        self.consent = QPlainTextEdit(settings.consent_text, self)
+        self.consent.setAccessibleName("Consent reminder")
+        self.consent.setToolTip("Shown before the first recording of each session (File \u25b8 New recording)")
+        self.consent.setFixedHeight(72)
+        form.addRow("Consent reminder", self.consent)
         form.addRow(QLabel("<small>A new ASR profile applies to recordings indexed from now on; use "
                            "\u201cIndex again\u201d in the library to re-run a recording.</small>", self))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -104,3 +110,4 @@ class SettingsDialog(QDialog):
         settings.threads = self.threads.value()
         settings.audio_model = self.audio_model.text().strip()
         settings.audio_projector = self.audio_projector.text().strip()
+        settings.consent_text = self.consent.toPlainText().strip() or DEFAULT_CONSENT

@@ -1,4 +1,4 @@
-"""Train the speech-emotion head shipped as models/emotion/emotion_head.npz.
+"""Train the speech-emotion head (v6 and earlier; the shipped v7 is written by compare_speaker_norm.py --write-head, REPORT.md).
 
     .venv/bin/python models/emotion/make_plain_speech.py /tmp/plain-speech   # needs Debian's flite
     .venv/bin/python models/emotion/train_emotion.py /work/shared/data/ser-train --plain /tmp/plain-speech

@@ -12,7 +12,7 @@ from harp_desktop.agent.plan import EMOTION_LABELS
 from harp_desktop.agent.support import check
 from harp_desktop.retrieval.localize import parse_clock
 from harp_desktop.types import Evidence
-from tests.conftest import DATA
+from tests.conftest import DATA, copy_library
 
 
 def test_yes_no_about_a_symptom_cites_what_the_patient_said(indexed):
@@ -67,6 +67,37 @@ def test_compare_and_change_read_arousal(indexed):
     assert c.plan["query"]["operation"] == "compare" and "arousal" in c.rationale
     ch = lib.ask(res.sha256, "From 0 to 30 seconds, how did the arousal of the speaker at 00:01 change?")
     assert ch.answer in ("rose", "fell", "stayed the same", "Not found")
+
+
+def _set_arousal(lib, rid: int, value) -> None:
+    """Overwrite the stored arousal of every classified segment: value(segment) -> float."""
+    segs = {s["id"]: s for s in lib.db.segments(rid)}
+    with lib.db.transaction() as db:
+        for sid in lib.db.segment_emotions(rid):
+            db.execute("UPDATE segment_emotion SET arousal = ? WHERE segment_id = ?", [value(segs[sid]), sid])
+
+
+def test_compare_and_change_read_the_stored_arousal(indexed, tmp_path):
+    """Issue 18: compare and change read the dimension head's per-segment arousal, not the class probabilities."""
+    shared, res = indexed
+    with copy_library(shared.folder, tmp_path / "lib") as lib:
+        rid = res.recording_id
+        assert lib.db.segment_emotions(rid)  # the stage stored them
+        at = {t: next(s for s in lib.db.segments(rid) if s["start_s"] - 0.5 <= t <= s["end_s"] + 0.5)["speaker_label"]
+              for t in (1.0, 6.0)}
+        assert at[1.0] != at[6.0]
+        q = "From 0 to 30 seconds, which speaker had higher arousal, the speaker at 00:01 or the speaker at 00:06?"
+        label = {s["id"]: s["speaker_label"] for s in lib.db.segments(rid)}
+        for high in (at[1.0], at[6.0]):
+            _set_arousal(lib, rid, lambda s, high=high: 0.9 if s["speaker_label"] == high else 0.1)
+            a = lib.ask(res.sha256, q)
+            assert "(0.90 over" in a.rationale.split("than")[0] and "(0.10 over" in a.rationale.split("than")[1]
+            assert label[a.evidence[0].segment_id] == high  # the higher party's speech is cited first
+        ch = "From 0 to 30 seconds, how did the arousal of the speaker at 00:01 change?"
+        _set_arousal(lib, rid, lambda s: 0.1 + 0.02 * s["start_s"])
+        assert lib.ask(res.sha256, ch).answer == "rose"
+        _set_arousal(lib, rid, lambda s: 0.9 - 0.02 * s["start_s"])
+        assert lib.ask(res.sha256, ch).answer == "fell"
 
 
 def test_who_said_it(indexed):

@@ -80,3 +80,22 @@ def test_cancel_reaches_the_workers_and_leaves_a_consistent_library(ray_local, l
             assert ("vad" in done) == bool(lib.db.db.execute(
                 "SELECT count(*) FROM speech_regions WHERE recording_id = ?", [rec["id"]]).fetchone()[0])
         assert not [p for p in library_dir.iterdir() if p.name.startswith((".merge-", ".seed-", ".import-"))]
+
+
+def test_ray_with_one_core_per_worker_gives_the_default_local_rows(ray_local, tmp_path):
+    """Issue 18: `--engine ray` (1 core reserved per worker, the CLI default) against a plain local
+    run with the default options: the same segments, words, events, emotion tags and speakers."""
+    import os
+
+    clip = CLIPS[0]
+    with Library(tmp_path / "local") as lib:
+        want = rows(lib, lib.index(clip, FAST).recording_id)
+    with Library(tmp_path / "ray") as lib:
+        out = index_on_ray(lib.db, lib.vectors, [clip], FAST, workers=1, threads=1)
+        assert "error" not in out[0]
+        got = rows(lib, out[0]["result"].recording_id)
+        # Ray would give a 1-CPU actor OMP_NUM_THREADS=1; the worker keeps this process's width.
+        assert out[0]["worker_omp_threads"] == (os.environ.get("OMP_NUM_THREADS")
+                                                or str(len(os.sched_getaffinity(0))))
+    assert got["words"] and got["segments"] and got["speakers"]
+    assert got == want

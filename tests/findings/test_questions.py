@@ -112,3 +112,12 @@ def test_an_unanswered_full_stop_question_is_nothing():
     found = extract(turns_of(("clinician", "Have you had a temperature."),
                              ("clinician", "And do you smoke or drink alcohol.")))
     assert found == []
+
+
+@pytest.mark.parametrize("text, start", [
+    ("Thanks, that helps, which tablets are you taking now", 5),
+    ("I see, so which painkillers do you use", 3),
+    ("That's fine, which is good news", None),
+])
+def test_a_wh_word_with_its_noun_after_a_comma_asks(text, start):
+    assert question_start(tokenize(text), clinician=True) == start

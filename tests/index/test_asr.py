@@ -88,3 +88,32 @@ def test_speech_whisper_skipped_is_transcribed_again(clips, monkeypatch):
     assert [w.start_s for w in repaired] == sorted(w.start_s for w in repaired)
     late = [w for w in repaired if w.start_s >= second - 0.2]
     assert abs(len(late) - len([w for w in full if w.start_s >= second - 0.2])) <= 2
+
+
+def test_repair_pass_decodes_once_without_temperature_fallback(clips, monkeypatch):
+    """Issue 18: the fallback re-decoded repair clips up to six times (to T=1.0) for words the strict
+    filter then dropped; a repair clip is decoded greedily once, the main pass keeps the fallback."""
+    audio = load_clip(DATA / "speech_two_speakers.flac")
+    items = clips["clips"]["speech_two_speakers"]["items"]
+    regions = [Region(items[0]["start_s"] - 0.1, items[-1]["end_s"] + 0.1)]
+    tr = Transcriber(weights.model_path("asr-tiny.en"), AsrOptions())
+    seen = []
+    real_transcribe = tr.model.transcribe
+
+    def spy(audio, **kw):
+        seen.append(kw.get("temperature", "library default"))
+        return real_transcribe(audio, **kw)
+
+    monkeypatch.setattr(tr.model, "transcribe", spy)
+    real = Transcriber._words
+    second = items[1]["start_s"]
+
+    def dropout(self, audio, offsets, language, strict=False):
+        words, lang = real(self, audio, offsets, language, strict)
+        return ([w for w in words if w.start_s < second - 0.2] if not strict else words), lang
+
+    monkeypatch.setattr(Transcriber, "_words", dropout)
+    words, _ = tr.transcribe_chunk(audio, regions)
+    assert seen[0] == "library default" and len(seen) >= 2
+    assert all(t == 0.0 for t in seen[1:])
+    assert "breathe" in "".join(w.text for w in words).lower()

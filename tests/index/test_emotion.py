@@ -21,6 +21,7 @@ from harp_desktop.index.emotion import (
     span_features,
     spans,
 )
+from harp_desktop.index.emotion_dims import places
 from harp_desktop.index.whisper_enc import WINDOW_S, EncoderStates, encode
 from tests.conftest import DATA, FAST
 
@@ -161,6 +162,19 @@ def test_emotion_stage_in_the_pipeline(tmp_path, model):
         for s, p in zip(segs, probs, strict=True):
             own = [t for t in tags if t["start_s"] == round(s["start_s"], 3) and t["end_s"] == round(s["end_s"], 3)]
             assert own and own[0]["label"] == model.labels[int(p.argmax())]
+        # Issue 18: one segment_emotion row per classified segment (its top label, arousal/valence on the
+        # circumplex), and the same in show --json's "emotion".
+        rows = lib.db.segment_emotions(rid)
+        assert set(rows) == {s["id"] for s in segs}
+        av = places(probs, model.labels, ["arousal", "valence"])
+        for s, p, (a, v) in zip(segs, probs, av, strict=True):
+            r = rows[s["id"]]
+            assert r["label"] == model.labels[int(p.argmax())] and r["score"] == pytest.approx(float(p.max()), abs=1e-4)
+            assert 0 <= r["arousal"] <= 1 and r["arousal"] == pytest.approx(a, abs=1e-4)
+            assert r["valence"] == pytest.approx(v, abs=1e-4)
+        shown = {s["id"]: s["emotion"] for s in lib.transcript(res.sha256[:10])["segments"]}
+        assert all(shown[sid] == rows[sid] for sid in rows)
+        assert set(next(iter(rows.values()))) == {"label", "score", "arousal", "valence"}
         # Not in the events list of the transcript.
         assert all(e["label"] not in model.labels for e in lib.transcript(res.sha256[:10])["events"])
     finally:

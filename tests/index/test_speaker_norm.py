@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from harp_desktop import weights
-from harp_desktop.index.emotion import N_FEATURES, EmotionModel
+from harp_desktop.index.emotion import N_FEATURES, N_WHISPER, EmotionModel
 from harp_desktop.index.speaker_norm import normalise, population_prior, speaker_stats
 
 
@@ -32,11 +32,15 @@ def test_population_prior_adds_the_spread_between_speakers():
     assert np.allclose(mean, 6.0) and np.allclose(var, 1.0 + 25.0)
 
 
-def test_shipped_head_is_not_speaker_normalised():
-    """v3 ships (the speaker-normalised v4 candidate did worse on dev): normalising is a no-op."""
+def test_shipped_head_normalises_only_the_speech_features():
+    """v7 ships (issue 18, models/emotion/REPORT.md): the 99 speech features are z-scored per speaker; the YAMNet
+    and Whisper blocks are left as they are."""
     model = EmotionModel(weights.model_file("emotion", "emotion_head.npz"))
     feats = np.random.default_rng(1).normal(0, 1, (3, N_FEATURES)).astype(np.float32)
-    assert model.spk is None and np.array_equal(model.speaker_normalise(feats, feats), feats)
+    start = 2048 + N_WHISPER
+    assert model.spk is not None and model.spk[0] == start
+    z = model.speaker_normalise(feats, feats)
+    assert np.array_equal(z[:, :start], feats[:, :start]) and not np.allclose(z[:, start:], feats[:, start:])
 
 
 def test_a_head_with_speaker_statistics_normalises_the_speech_columns(tmp_path):

@@ -151,3 +151,25 @@ def test_a_second_handle_in_one_process_keeps_other_programs_writes(tmp_path):
     assert counts == {"other": 3, "main": 3}
     assert main.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     main.close()
+
+
+def test_a_v5_library_gains_segment_emotion_and_rows_go_with_their_segment(library_dir, monkeypatch):
+    from harp_desktop.store import db as dbmod
+
+    monkeypatch.setattr(dbmod, "SCHEMA_VERSION", 5)
+    old = dbmod.LibraryDB(library_dir)
+    rid = _recording(old)
+    sid = old.db["segments"].insert({"recording_id": rid, "idx": 0, "start_s": 0, "end_s": 2, "text": "hello"}).last_pk
+    assert old.schema_version == 5 and "segment_emotion" not in old.db.table_names()
+    old.close()
+    monkeypatch.undo()
+    db = LibraryDB(library_dir)
+    assert db.schema_version == SCHEMA_VERSION >= 6
+    assert db.segment_emotions(rid) == {}  # indexed before the dimension head: nothing until the stage re-runs
+    db.db["segment_emotion"].insert({"segment_id": sid, "recording_id": rid, "label": "angry", "score": 0.8,
+                                     "arousal": 0.81, "valence": 0.2})
+    assert db.segment_emotions(rid) == {sid: {"label": "angry", "score": 0.8, "arousal": 0.81, "valence": 0.2}}
+    assert [r["text"] for r in db.segments(rid)] == ["hello"]  # the segment survived the migration
+    db.db.execute("DELETE FROM segments WHERE id = ?", [sid])  # the segments stage re-running
+    assert db.segment_emotions(rid) == {}
+    db.close()

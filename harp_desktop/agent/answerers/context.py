@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from harp_desktop.agent.answerers.voice_match import gender_speakers, voice_segments
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import QuerySpec, Subject
 from harp_desktop.retrieval.localize import format_clock
@@ -208,8 +209,6 @@ class AnswerContext:
         if subject.kind == "cue":
             return self.cue_speakers()
         if subject.kind == "gender":
-            from harp_desktop.agent.answerers.voice import gender_speakers
-
             return gender_speakers(self, subject.name or "")
         return None
 
@@ -217,8 +216,6 @@ class AnswerContext:
         wav = self.cue_wavs.get("speaker")
         if wav is None:
             return set()
-        from harp_desktop.agent.answerers.voice import voice_segments
-
         return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}
 
     def audio(self, a: float, b: float):
@@ -234,8 +231,6 @@ class AnswerContext:
     def same_voice(self, seg: dict) -> set[str]:
         """Speaker labels whose speech matches this segment's voice: diarisation may split one person
         heard minutes apart into two labels, and "the man at 00:28" means the person, not the label."""
-        from harp_desktop.agent.answerers.voice import voice_segments
-
         try:
             wav = self.audio(seg["start_s"], seg["end_s"])
             return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}

@@ -2,9 +2,10 @@
 speaker's arousal (valence, dominance) changed, which of two speakers is higher, and the
 two-clip locate ("this is X: [clip]; when did X sound like [clip]?").
 
-Arousal and valence are read from the emotion head's per-segment class probabilities
-through fixed places of the eight classes on the circumplex (``DIMENSIONS``) until a
-dimensional model lands (issue 18); the rationale says which segments were read.
+Arousal and valence are the dimension head's, stored per segment by the emotion stage
+(``stored_dims``, issue 18); a segment without them (read on demand, a library indexed
+before that head) and dominance fall back to its class probabilities placed on the
+circumplex (``DIMENSIONS``). The rationale says which segments were read.
 """
 
 from __future__ import annotations
@@ -17,17 +18,14 @@ from rapidfuzz import fuzz
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.settle import CANNOT_TELL, EMOTION_MIN
+from harp_desktop.index.emotion_dims import CIRCUMPLEX, cue_score
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
 CHANGE_MIN = 0.05  # a mean arousal difference under this is "stayed about the same"
 # Places on [0, 1] of each class (arousal, valence, dominance), after Russell's circumplex and the
 # NRC VAD lexicon's entries for these words (Mohammad 2018), rounded: see docs/decisions.md.
-DIMENSIONS = {
-    "neutral": (0.25, 0.50, 0.45), "calm": (0.10, 0.70, 0.50), "happy": (0.75, 0.95, 0.75),
-    "sad": (0.25, 0.10, 0.20), "angry": (0.90, 0.15, 0.80), "fearful": (0.80, 0.10, 0.25),
-    "disgust": (0.60, 0.10, 0.55), "surprised": (0.85, 0.65, 0.50),
-}
+DIMENSIONS = CIRCUMPLEX
 AXIS = {"arousal": 0, "valence": 1, "dominance": 2}
 WORDS = {"arousal": ("higher", "lower", "rose", "fell"), "valence": ("more positive", "more negative", "rose", "fell"),
          "dominance": ("higher", "lower", "rose", "fell")}
@@ -46,6 +44,7 @@ def probs(ctx: AnswerContext) -> dict[int, dict[str, float]]:
     return ctx.__dict__["_probs"]
 
 
+SIM_TIE = 0.05  # turns within this of the best similarity to the example count as equally like it
 MIN_READ_S = 1.6  # the emotion head's shortest useful input; shorter speech is read with its surroundings
 
 
@@ -65,6 +64,19 @@ def probs_of(ctx: AnswerContext, seg: dict) -> dict[str, float] | None:
         except Exception:  # noqa: BLE001 - no audio cache or model: say it cannot tell
             cache[seg["id"]] = None
     return cache[seg["id"]]
+
+
+def stored_dims(ctx: AnswerContext) -> dict[int, dict]:
+    """segment id -> the emotion stage's row ({"label", "score", "arousal", "valence"}), read once."""
+    if "_dims" not in ctx.__dict__:
+        ctx.__dict__["_dims"] = ctx.lib.db.segment_emotions(ctx.rec["id"])
+    return ctx.__dict__["_dims"]
+
+
+def dimension_of(ctx: AnswerContext, seg: dict, p: dict[str, float], axis: str) -> float:
+    """The segment's stored arousal/valence; else its probabilities' place on the circumplex."""
+    v = stored_dims(ctx).get(seg["id"], {}).get(axis)
+    return float(v) if v is not None else dimension(p, axis)
 
 
 def dimension(p: dict[str, float], axis: str) -> float:
@@ -176,7 +188,7 @@ def _mean_dim(ctx: AnswerContext, segs: list[dict], axis: str) -> tuple[float | 
     if not used:
         return None, []
     w = np.array([max(MIN_READ_S, s["end_s"] - s["start_s"]) for s in used])
-    v = np.array([dimension(p, axis) for _, p in read])
+    v = np.array([dimension_of(ctx, s, p, axis) for s, p in read])
     return float((w * v).sum() / w.sum()), used
 
 
@@ -263,11 +275,16 @@ def _about(text: str, topic: list[str]) -> bool:
     return sum(any(w.startswith(t[:5]) for w in words) for t in topic) >= max(1, len(topic) / 2)
 
 
+def cue_probs(ctx: AnswerContext) -> dict[str, float] | None:
+    """The emotion example clip's class probabilities (read once per question)."""
+    if "_cue_p" not in ctx.__dict__:
+        wav = ctx.cue_wavs.get("emotion")
+        ctx.__dict__["_cue_p"] = predict(ctx, wav) if wav is not None else None
+    return ctx.__dict__["_cue_p"]
+
+
 def cue_emotion(ctx: AnswerContext) -> str | None:
-    wav = ctx.cue_wavs.get("emotion")
-    if wav is None:
-        return None
-    p = predict(ctx, wav)
+    p = cue_probs(ctx)
     return max(p, key=p.get) if p else None
 
 
@@ -302,14 +319,28 @@ def answer_locate(ctx: AnswerContext) -> Result:
         if segs:
             ctx.notes.append("no turn matched the speaker clip closely; chose among the 3 closest voices in the window")
     pr = {s["id"]: p for s in segs if (p := probs_of(ctx, s))}
-    ranked = sorted((s for s in segs if s["id"] in pr), key=lambda s: -pr[s["id"]].get(label, 0.0))
-    if not ranked:
+    cands = [s for s in segs if s["id"] in pr]
+    if not cands:
         return Result("Not found", f"No classified speech by {spec.subject.describe()} {ctx.window_words()}.", [],
                       claim, False)
-    best = ranked[0]
-    tops = [s for s in ranked if top(pr[s["id"]])[0] == label]
-    best = min(tops, key=lambda s: s["start_s"]) if tops else best
+    example = cue_probs(ctx)
+    if example:
+        # Issue 18: the example's top label and its whole class distribution against each turn's
+        # (emotion_dims.cue_score; models/emotion/CUE.md); the earliest of the near-best turns answers.
+        names = list(example)
+        sim = cue_score(np.array([example[n] for n in names]),
+                             np.array([[pr[s["id"]].get(n, 0.0) for n in names] for s in cands]))
+        near = [s for s, v in zip(cands, sim, strict=True) if v >= sim.max() - SIM_TIE]
+        best = min(near, key=lambda s: s["start_s"])
+        how = f"similarity {float(sim[cands.index(best)]):.2f}"
+        if top(pr[best["id"]])[0] != label:
+            claim = {"kind": "emotion", "label": None}  # like the example by distribution, not by its top label
+    else:
+        ranked = sorted(cands, key=lambda s: -pr[s["id"]].get(label, 0.0))
+        tops = [s for s in ranked if top(pr[s["id"]])[0] == label]
+        best = min(tops, key=lambda s: s["start_s"]) if tops else ranked[0]
+        how = f"p={pr[best['id']].get(label, 0.0):.2f}"
     ev = ctx.evidence(best, "emotion")
     return Result(format_clock(best["start_s"]), f"{spec.subject.describe().capitalize()} sounds most like the "
-                  f"{label} example at {span(ev)} (p={pr[best['id']].get(label, 0.0):.2f}), saying: "
-                  f"\"{best['text'].strip()[:140]}\".", [ev], claim)
+                  f"{label} example at {span(ev)} ({how}; {top(pr[best['id']])[0]} "
+                  f"p={top(pr[best['id']])[1]:.2f}), saying: \"{best['text'].strip()[:140]}\".", [ev], claim)

@@ -332,6 +332,11 @@ def who(ctx: AnswerContext) -> Result:
             ctx.notes.append("the words asked about were not found verbatim; this is the closest-matching turn")
     if not hits:
         return Result("Not found", f"Nobody says {' '.join(spec.terms[:4])} {ctx.window_words()}.", [], claim, False)
+    if len(hits) > 1:
+        # Several turns say the words: the one that best carries the whole question ("who suggested
+        # keeping the cat out of the bedroom?" is the turn with cat + bedroom + keep, not "the cat can sleep downstairs").
+        order = {s["id"]: k for k, (_, s) in enumerate(said.rank(ctx))}
+        hits = sorted(hits, key=lambda h: order.get(h.segment_id, 10 ** 6))
     e = hits[0]
     label = getattr(e, "speaker_label", None) or e.speaker
     role = ctx.roles.get(label or "")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from harp_desktop import weights
+from tests.cli.helpers import run
 from tests.conftest import DATA
-from tests.test_cli import run
 
 
 def test_audio_evidence_falls_back_to_metadata_with_a_note(tmp_path, capsys, monkeypatch):

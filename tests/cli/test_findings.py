@@ -4,9 +4,9 @@ import pytest
 
 from harp_desktop.findings import service
 from harp_desktop.findings.model import KINDS, ROLES, STATUSES
+from tests.cli.helpers import run
 from tests.conftest import DATA
 from tests.findings.helpers import fake_extract
-from tests.test_cli import run
 
 FIELDS = {"concept", "category", "kind", "status", "speaker", "role", "start_s", "end_s", "text", "value"}
 

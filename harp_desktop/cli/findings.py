@@ -1,12 +1,13 @@
 """`harp findings REC [--json]`: the terminal shell over Library.findings / roles / sections
-(wired into harp_desktop/cli.py's parser; `harp speaker --role` lives there with the rename)."""
+(`harp speaker --role` lives in cli/speaker.py with the rename)."""
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
 
 # The window's panel and the report use the same words (findings/display.py).
+from harp_desktop.cli.common import add_library_option, open_library
 from harp_desktop.findings.display import KIND_TITLES, citation, concept_text, grouped, said_by, status_word
 from harp_desktop.retrieval.localize import format_clock as clock
 
@@ -34,10 +35,8 @@ def _line(f, names: dict[str, str]) -> str:
             f"{said_by(f, names)}, {f.speaker or 'no speaker'}{flags}\n           \"{text}\"")
 
 
-def cmd_findings(args) -> int:
-    from harp_desktop.api import Library
-
-    with Library(args.library) as lib:
+def cmd_findings(args: argparse.Namespace) -> int:
+    with open_library(args) as lib:
         if args.json:
             print(json.dumps(findings_json(lib, args.recording), ensure_ascii=False))
             return 0
@@ -64,9 +63,9 @@ def cmd_findings(args) -> int:
     return 0
 
 
-def add_parsers(sub, lib_help: str) -> None:
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("findings", help="clinical findings of a recording: status, who said it, when")
     p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
-    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    add_library_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_findings)

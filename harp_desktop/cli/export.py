@@ -1,23 +1,16 @@
 """`harp report`, `harp export` and `harp audit`: the terminal shell over Library.report /
-export / exports (wired into harp_desktop/cli.py's parser)."""
+export / exports (registered in harp_desktop/cli/__init__.py)."""
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
 
+from harp_desktop.cli.common import add_library_option, open_library
 from harp_desktop.export.exporter import REPORT_FORMATS, TRANSCRIPT_FORMATS
 
-EXIT_ERROR = 1
 
-
-def _library(args):
-    from harp_desktop.api import Library
-
-    return Library(args.library)
-
-
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     state: dict = {}
 
     def ask(question: str) -> dict:
@@ -30,7 +23,7 @@ def cmd_report(args) -> int:
                 state["llm"] = load_llm(args.llm)
         return lib.ask(args.recording, question, llm=state["llm"]).to_json()
 
-    with _library(args) as lib:
+    with open_library(args) as lib:
         row = lib.report(args.recording, args.output, questions=args.question or [],
                          all_answers=args.answers == "all", ask=ask, fmt=args.format,
                          with_transcript=args.transcript)
@@ -46,8 +39,8 @@ def cmd_report(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
-    with _library(args) as lib:
+def cmd_export(args: argparse.Namespace) -> int:
+    with open_library(args) as lib:
         row = lib.export(args.recording, args.output, args.format)
     if args.json:
         print(json.dumps(row, ensure_ascii=False))
@@ -57,10 +50,10 @@ def cmd_export(args) -> int:
     return 0
 
 
-def cmd_audit(args) -> int:
+def cmd_audit(args: argparse.Namespace) -> int:
     from harp_desktop.export.audit import describe
 
-    with _library(args) as lib:
+    with open_library(args) as lib:
         rows = lib.exports(args.recording)
     if args.json:
         print(json.dumps({"exports": rows}, ensure_ascii=False))
@@ -75,8 +68,7 @@ def cmd_audit(args) -> int:
     return 0
 
 
-def add_parsers(sub, lib_help: str) -> None:
-    lib_default = os.environ.get("HARP_LIBRARY")
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="write a PDF (or Markdown) rationale report of answers about a recording")
     p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
     p.add_argument("--question", action="append", metavar="TEXT",
@@ -87,7 +79,7 @@ def add_parsers(sub, lib_help: str) -> None:
     p.add_argument("--transcript", action="store_true", help="append the full transcript")
     p.add_argument("--no-llm", action="store_true", help="ask missing questions without a language model")
     p.add_argument("--llm", default="qwen1.5b", help="qwen1.5b (default), qwen0.5b or smollm2")
-    p.add_argument("--library", default=lib_default, help=lib_help)
+    add_library_option(p)
     p.add_argument("--json", action="store_true", help="print the audit row as one JSON object")
     p.set_defaults(func=cmd_report)
 
@@ -95,12 +87,12 @@ def add_parsers(sub, lib_help: str) -> None:
     p.add_argument("recording", metavar="RECORDING", help="path or sha256 prefix")
     p.add_argument("--format", choices=list(TRANSCRIPT_FORMATS), help="default: from the output's suffix")
     p.add_argument("-o", "--output", required=True, metavar="FILE")
-    p.add_argument("--library", default=lib_default, help=lib_help)
+    add_library_option(p)
     p.add_argument("--json", action="store_true", help="print the audit row as one JSON object")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("audit", help="list recorded exports (what, when, where, checksum, file status)")
     p.add_argument("recording", nargs="?", metavar="RECORDING", help="only this recording's exports")
-    p.add_argument("--library", default=lib_default, help=lib_help)
+    add_library_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_audit)

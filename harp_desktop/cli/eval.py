@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-EXIT_ERROR = 1
+from harp_desktop import weights
+from harp_desktop.cli.cluster import add_engine_options
+from harp_desktop.cli.common import EXIT_ERROR, ProgressBar, add_library_option, open_library
 
 
 def _load_llm(args):
@@ -15,15 +17,14 @@ def _load_llm(args):
         return None
     from harp_desktop.agent.llm import load_llm
 
-    return load_llm(args.llm)  # LLMError is a RuntimeError: cli.main prints it on one line
+    return load_llm(args.llm)  # LLMError is a RuntimeError: cli's main() prints it on one line
 
 
-def cmd_eval(args) -> int:
+def cmd_eval(args: argparse.Namespace) -> int:
     from harp_desktop.api import AudioError, Cancelled, IndexOptions
-    from harp_desktop.cli import ProgressBar, _library
     from harp_desktop.evaluate.runner import EvalOptions, table
 
-    with _library(args) as lib:
+    with open_library(args) as lib:
         cases, recordings = lib.file_cases(args.queries, args.audio_dir)  # bad input fails here, before any work
         llm = None if args.engine == "ray" else _load_llm(args)  # ray: each worker loads its own
         for rec in recordings:
@@ -67,12 +68,10 @@ def cmd_eval(args) -> int:
     return 0
 
 
-def cmd_questions(args) -> int:
-    from harp_desktop.cli import _library
-
+def cmd_questions(args: argparse.Namespace) -> int:
     if args.action != "agreement" and not args.path:
         raise ValueError(f"questions {args.action} needs a file")
-    with _library(args) as lib:
+    with open_library(args) as lib:
         if args.action == "agreement":
             rep = lib.agreement_report(args.recording)
             if args.json:
@@ -121,9 +120,7 @@ def _import_spans(lib, args) -> int:
     return 0
 
 
-def add_parsers(sub, lib_help: str) -> None:
-    from harp_desktop import weights
-
+def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="ask every question of a queries.jsonl file and score the answers")
     p.add_argument("queries", metavar="QUERIES.jsonl")
     p.add_argument("--audio-dir", help="folder of the recordings and cue clips (default: the file's folder)")
@@ -136,10 +133,8 @@ def add_parsers(sub, lib_help: str) -> None:
     p.add_argument("--single-pass", action="store_true", help="one reasoning pass instead of two (faster)")
     p.add_argument("--asr", default="base", choices=list(weights.ASR_PROFILES), help="ASR profile if indexing")
     p.add_argument("--show-failures", action="store_true", help="list wrong answers and missed spans")
-    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    add_library_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    from harp_desktop.cli_cluster import add_engine_options
-
     add_engine_options(p)  # --engine ray: questions answered on Ray workers
     p.set_defaults(func=cmd_eval)
 
@@ -160,6 +155,6 @@ def add_parsers(sub, lib_help: str) -> None:
                                        "the file says, else 'reference'); export: whose spans (default: each "
                                        "question's first annotator)")
     p.add_argument("--audio-dir", help="import: where the file's recordings are (default: the file's folder)")
-    p.add_argument("--library", default=os.environ.get("HARP_LIBRARY"), help=lib_help)
+    add_library_option(p)
     p.add_argument("--json", action="store_true", help="agreement: print one JSON object")
     p.set_defaults(func=cmd_questions)

@@ -1,0 +1,42 @@
+"""Issue 18's coughs and voices sections of ``benchmarks/paraling_bench.py``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import coughs  # noqa: E402
+import voice_cues  # noqa: E402
+import voices  # noqa: E402
+
+
+def coughs_section() -> None:
+    """Cough events (the index stage's) against every truth file with coughs, before and after."""
+    print("\n## Cough events: every recording with cough truth (cough_mix_02 held out from tuning)\n")
+    print("  one-to-one, 0.25 s overlap tolerance; recall@0.2s counts matches whose onset is within 0.2 s\n")
+    for method, title in (("spans", "before (YAMNet spans split on interior bursts)"),
+                          ("onsets", "now (burst onsets scored with YAMNet on an aligned patch)")):
+        coughs.METHOD = method
+        print(f"  {title}:\n")
+        coughs.print_table(coughs.evaluate())
+        print()
+    coughs.METHOD = "onsets"
+
+
+def voices_section(library: str | None) -> None:
+    """Speaker EER on the trial lists, and voice-cue first-speak accuracy on ``library``."""
+    print("\n## Voices: GE2E equal-error rate (all pairs of utterances of 20 speakers)\n")
+    rows = voices.run(8)
+    voices.print_rows(rows)
+    if not library:
+        print("\n  (voice-cue accuracy needs --library with the dev and bank recordings indexed)")
+        return
+    print(f"\n## Voice cues: 'when does the voice in this clip first speak?' ({library})\n")
+    for plain, title in ((True, "before (segments near the best match only)"),
+                         (False, "now (plus the best match's diarised speaker)")):
+        rows = voice_cues.run(library, plain)
+        print(f"  {title}: right {sum(r[-1] == 'yes' for r in rows)} of {len(rows)}")
+        for r in rows:
+            print("    " + "  ".join(map(str, r)))

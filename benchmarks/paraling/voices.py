@@ -1,0 +1,132 @@
+"""Speaker-embedding equal-error rate on a trial list built from the speech on disk.
+
+    .venv/bin/python benchmarks/paraling/voices.py [--max-per-speaker 8]
+
+Utterances: every single-speaker speech turn of the dev recording and the bank recordings
+(speaker = the voice: a Flite voice is one speaker across recordings; RAVDESS / LibriSpeech
+/ other real speakers by their source), plus ser-train clips of RAVDESS actors 01, 02, 05,
+06, 24 (emotional speech). Conditions, each scored as its own trial list (every pair of
+utterances of the list: same speaker = target):
+
+* ``full``: the utterances as they are (cut from the recordings, bank phone turns band-limited);
+* ``short``: the first 1.5 s of each;
+* ``phone``: one side of every pair band-limited 300-3400 Hz (a phone-band cue).
+
+Embedding variants (``harp_desktop.index.speakers``): ``ge2e`` (as indexed), ``ge2e+norm``
+(minus the trial list's mean embedding, renormalised: per-recording normalisation), and
+``ge2e+band`` (in ``phone``: both sides band-limited when one is phone-band, the
+"band-limited enrolment" of issue 18).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+SHARED = REPO.parent / "shared" / "data"
+SPEECH = ("speech", "tts_speech", "emotion_speech")
+
+
+def voice_of(e: dict) -> str | None:
+    if "+" in (e.get("speaker") or ""):
+        return None
+    if e.get("voice") or "Flite" in str(e.get("source")):
+        v = e.get("voice") or re.search(r"cmu_us_(\w+)", str(e.get("source"))).group(1)
+        return "flite_" + str(v).replace("flite_", "")
+    m = re.search(r"Actor_(\d+)", str(e.get("source")))
+    return f"ravdess_{int(m.group(1)):02d}" if m else e.get("speaker")
+
+
+def utterances(max_per: int) -> list[tuple[str, str, np.ndarray]]:
+    """(speaker, origin, 16 kHz audio) for the trial lists."""
+    out: dict[str, list[tuple[str, np.ndarray]]] = {}
+    truths = [SHARED / "dev" / "dev_long_01.truth.json", *sorted((REPO / "benchmarks/bank/audio").glob("*.truth.json"))]
+    for t in truths:
+        wav, _ = sf.read(t.with_name(t.name.replace(".truth.json", ".flac")), dtype="float32")
+        for e in json.loads(t.read_text())["events"]:
+            spk = voice_of(e) if e.get("kind") in SPEECH else None
+            if spk and e["end_s"] - e["start_s"] >= 1.5 and "phone" not in str(e.get("section")):
+                out.setdefault(spk, []).append((t.stem, wav[int(e["start_s"] * 16000): int(e["end_s"] * 16000)]))
+    for actor in sorted((SHARED / "ser-train").glob("Actor_*")):
+        for f in sorted(actor.glob("*.flac"))[::5]:
+            out.setdefault(f"ravdess_{actor.name[-2:]}", []).append(("ser-train", sf.read(f, dtype="float32")[0]))
+    rng = np.random.default_rng(0)
+    picked = []
+    for spk, utts in sorted(out.items()):
+        if len(utts) < 2:
+            continue
+        for i in sorted(rng.permutation(len(utts))[:max_per]):
+            picked.append((spk, utts[i][0], utts[i][1]))
+    return picked
+
+
+def eer(scores: np.ndarray, target: np.ndarray) -> float:
+    order = np.argsort(-scores)
+    t = target[order]
+    fr = 1 - np.cumsum(t) / t.sum()  # targets below the threshold
+    fa = np.cumsum(~t) / (~t).sum()  # non-targets above it
+    i = int(np.argmin(np.abs(fr - fa)))
+    return float((fr[i] + fa[i]) / 2)
+
+
+def trial_eer(a: np.ndarray, b: np.ndarray, spk: list[str]) -> float:
+    """EER over every pair (i < j); ``a`` embeds side i, ``b`` side j (may differ, e.g. band-limited)."""
+    s = a @ b.T
+    iu = np.triu_indices(len(spk), 1)
+    same = np.array(spk)[:, None] == np.array(spk)[None, :]
+    return eer(s[iu], same[iu])
+
+
+def run(max_per: int) -> list[list]:
+    from harp_desktop import weights
+    from harp_desktop.index.speakers import SpeakerEncoder, band_limit
+
+    enc = SpeakerEncoder(weights.model_file("speaker", "pretrained.pt"))
+    utts = utterances(max_per)
+    spk = [u[0] for u in utts]
+
+    def emb(xs: list[np.ndarray]) -> np.ndarray:
+        return np.stack([enc.embed(x) for x in xs])
+
+    def norm(m: np.ndarray, mean: np.ndarray) -> np.ndarray:
+        m = m - mean
+        return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+    full = emb([u[2] for u in utts])
+    short = emb([u[2][:24000] for u in utts])
+    phone = emb([band_limit(u[2]) for u in utts])
+    rows = [["full", len(utts), len(set(spk)), trial_eer(full, full, spk), trial_eer(norm(full, full.mean(0)),
+             norm(full, full.mean(0)), spk), "-"],
+            ["short 1.5 s", len(utts), len(set(spk)), trial_eer(short, short, spk),
+             trial_eer(norm(short, short.mean(0)), norm(short, short.mean(0)), spk), "-"],
+            ["phone-band cue", len(utts), len(set(spk)), trial_eer(phone, full, spk),
+             trial_eer(norm(phone, phone.mean(0)), norm(full, full.mean(0)), spk), trial_eer(phone, phone, spk)]]
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--max-per-speaker", type=int, default=8)
+    args = ap.parse_args()
+    print_rows(run(args.max_per_speaker))
+
+
+def print_rows(rows: list[list]) -> None:
+    head = ["condition", "utterances", "speakers", "EER ge2e", "EER ge2e+norm", "EER ge2e+band"]
+    cells = [head] + [[f"{c:.3f}" if isinstance(c, float) else str(c) for c in r] for r in rows]
+    w = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    for i, r in enumerate(cells):
+        print("  " + "  ".join(c.ljust(w[j]) for j, c in enumerate(r)))
+        if i == 0:
+            print("  " + "  ".join("-" * x for x in w))
+
+if __name__ == "__main__":
+    main()

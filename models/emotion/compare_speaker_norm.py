@@ -1,0 +1,133 @@
+"""Does per-speaker normalisation raise the shipped head's held-out-actor accuracy? (issue 18, item 3)
+
+    .venv/bin/python models/emotion/compare_speaker_norm.py /work/shared/data/ser-train --plain /tmp/plain-speech
+
+Same features and caches as train_dimensions.py (3 variants per clip), the shipped head's lambda / alpha /
+beta (not nested: every row uses the same fixed values, so the rows compare like with like), leave-one-
+actor-out on the canonical clips. Rows: no normalisation (the shipped recipe); the 99 speech features
+z-scored per speaker (the v4 candidate's ``fitting.speaker_normalise``, reference mixes REF_FRACS); the
+same plus the Whisper block; the Whisper block centred per speaker. The held-out actor is normalised by
+all its clips (balanced) and, as the stress line, by its plain clips plus 1/12 of its emotional ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fitting import GROUPS, fit, group_confusion, save_npz, speaker_normalise, standardise_w  # noqa: E402
+from train_dimensions import VARIANTS, load  # noqa: E402
+from train_emotion import PLAIN, PLAIN_RHO  # noqa: E402
+
+from harp_desktop.index.emotion import FEATURE_VERSION, N_WHISPER, PROSODY, softmax  # noqa: E402
+from harp_desktop.index.speaker_norm import N0, population_prior  # noqa: E402
+from harp_desktop.index.voice_quality import VOICE  # noqa: E402
+
+LABELS = ["neutral", "calm", "happy", "sad", "angry", "fearful", "disgust", "surprised"]
+LAM, ALPHA, BETA = 0.1, 0.15, 0.6
+N_EMB = 2048
+STARTS = {"speech features": N_EMB + N_WHISPER, "speech + Whisper": N_EMB}
+
+
+def normalised(d: dict, train: np.ndarray, start: int, fracs=None) -> np.ndarray:
+    """X with columns [start:] z-scored per actor (the plain TTS rows, pseudo-actor 0, as one speaker)."""
+    canon = d["variant"] == 0
+    r = train & canon
+    prior = population_prior(d["X"][r, start:], d["actor"][r])
+    plain = np.isin(d["emo"], PLAIN)
+    extra = {"fracs": fracs} if fracs else {}
+    return speaker_normalise(d["X"], d["actor"], d["variant"], plain, start, prior, 0, **extra)
+
+
+def stressed(d: dict, train: np.ndarray, start: int) -> np.ndarray:
+    """Training actors as normalised(); the held-out actor against its plain clips + 1/12 of its emotional ones."""
+    X = normalised(d, train, start)
+    X[~train] = normalised(d, train, start, (1 / 12,))[~train]
+    return X
+
+
+def centred_whisper(d: dict) -> np.ndarray:
+    X = d["X"].copy()
+    sl = slice(N_EMB, N_EMB + N_WHISPER)
+    for a in np.unique(d["actor"]):
+        m = d["actor"] == a
+        X[m, sl] -= X[m & (d["variant"] == 0), sl].mean(0)
+    return X
+
+
+def loao(d: dict, make) -> tuple[float, float, np.ndarray]:
+    y = np.array([LABELS.index(str(e)) for e in d["emo"]])
+    canon = (d["variant"] == 0) & ~d["extra"]
+    logits = np.zeros((len(y), len(LABELS)))
+    for a in np.unique(d["actor"][canon]):
+        tr, te = d["actor"] != a, canon & (d["actor"] == a)
+        X = make(tr)
+        mu, sd = standardise_w(X[tr], N_EMB, ALPHA, N_WHISPER, BETA)
+        W, b = fit((X[tr] - mu) / sd, y[tr], len(LABELS), LAM, d["extra"][tr], PLAIN_RHO)
+        logits[te] = ((X[te] - mu) / sd) @ W + b
+    acc = float((logits[canon].argmax(1) == y[canon]).mean())
+    gacc, gcm = group_confusion(softmax(logits[canon]), y[canon], LABELS)
+    return acc, gacc, gcm
+
+
+def write_head(d: dict, path: Path) -> None:
+    """The speaker-normalised candidate on all actors, in the npz layout EmotionModel reads (spk_* arrays);
+    temperature and deployment prior copied from the shipped head."""
+    start = STARTS["speech features"]
+    canon = (d["variant"] == 0) & ~d["extra"]
+    prior = population_prior(d["X"][canon, start:], d["actor"][canon])
+    X = speaker_normalise(d["X"], d["actor"], d["variant"], np.isin(d["emo"], PLAIN), start, prior, 0)
+    y = np.array([LABELS.index(str(e)) for e in d["emo"]])
+    mu, sd = standardise_w(X, N_EMB, ALPHA, N_WHISPER, BETA)
+    W, b = fit((X - mu) / sd, y, len(LABELS), LAM, d["extra"], PLAIN_RHO)
+    with np.load(Path(__file__).with_name("emotion_head.npz")) as z:
+        temperature, log_prior = z["temperature"], z["log_prior"]
+    save_npz(path, W=W.astype(np.float32), b=b.astype(np.float32), mean=mu.astype(np.float32),
+             std=sd.astype(np.float32), labels=np.array(LABELS), temperature=temperature, log_prior=log_prior,
+             neutral=np.array("neutral"), feature_version=np.array(FEATURE_VERSION), spk_start=np.array(start),
+             spk_mean=prior[0].astype(np.float32), spk_var=prior[1].astype(np.float32), spk_n0=np.array(N0, np.float32),
+             prosody=np.array(PROSODY + VOICE), provenance=np.array(
+                 "speaker-normalised candidate (issue 18), RAVDESS ser-train actors (CC BY-NC-SA 4.0, non-commercial) "
+                 f"+ flite plain TTS; models/emotion/compare_speaker_norm.py lambda {LAM} alpha {ALPHA} beta {BETA}"))
+    print(f"wrote {path}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ser_dir", type=Path)
+    ap.add_argument("--plain", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/ser_features.1var.npz"))
+    ap.add_argument("--variants", type=int, default=VARIANTS)
+    ap.add_argument("--write-head", type=Path, default=None,
+                    help="also write the all-actor 'z-score speech features' head (the issue-18 candidate) here")
+    args = ap.parse_args()
+    d = load(args.ser_dir, args.cache, args.plain, 0, args.variants)
+    if args.write_head:
+        write_head(d, args.write_head)
+    rows = {"none (shipped recipe)": lambda tr: d["X"]}
+    for name, start in STARTS.items():
+        rows[f"z-score {name}, balanced reference"] = lambda tr, s=start: normalised(d, tr, s)
+        rows[f"z-score {name}, 75% plain reference (stress)"] = lambda tr, s=start: stressed(d, tr, s)
+    xc = centred_whisper(d)
+    rows["Whisper block centred per speaker"] = lambda tr: xc
+    out = {}
+    for name, make in rows.items():
+        acc, gacc, gcm = loao(d, make)
+        out[name] = {"8-class": acc, "coarse": gacc, "coarse_confusion": gcm.tolist()}
+        print(f"{name:55s} 8-class {acc:.3f} coarse {gacc:.3f}", flush=True)
+    print(json.dumps({"groups": list(GROUPS), **out}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

