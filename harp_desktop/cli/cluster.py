@@ -18,7 +18,7 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
                    help="ray: spread the work over Ray workers (needs the 'cluster' extra)")
     p.add_argument("--address", help="with --engine ray: a Ray cluster to join (default: start one on this machine)")
     p.add_argument("--workers", type=int, help="with --engine ray: number of workers (default: cluster CPUs / threads)")
-    p.add_argument("--threads", type=int, default=1, help="with --engine ray: CPU threads per worker (default 1)")
+    p.add_argument("--threads", type=int, default=1, help="with --engine ray: CPU cores each worker reserves (default 1; it computes with the index options' threads)")
 
 
 def cmd_index_ray(args: argparse.Namespace, options, stop: threading.Event) -> int:
