@@ -83,3 +83,9 @@ def test_a_question_about_the_concept_itself_asks_nothing_beyond_it(question):
     from harp_desktop.agent.answerers.speech import beyond_concepts
 
     assert beyond_concepts(question) == []
+
+
+@pytest.mark.parametrize("text,intro", [("Hello, this is Margaret from the pharmacy.", True),
+                                        ("I'm in New Jersey now though.", False), ("My name is Tom.", True)])
+def test_a_self_introduction_is_told_from_a_place_name(text, intro):
+    assert bool(said.INTRO.search(text)) is intro

@@ -55,7 +55,10 @@ AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight a
                           r"patient|husband|wife|he|she|they)\b(.*)$", re.I)
 SUBJECT_WORDS = re.compile(r"^(patient|doctor|clinician|gp|nurse|she|he|her|him|his|they|them|say|says|said|tell|told|"
                            r"mention\w*|talk\w*|speaker|person|man|woman|recording|call|phone|consultation|seconds?|minutes?|between|"
-                           r"during|around|after|before|first|last|final|next|earliest|latest|ever|times?|point|moment)$", re.I)
+                           r"during|around|after|before|first|last|final|next|earliest|latest|ever|times?|point|moment|start|beginning|"
+                           r"end|middle)$", re.I)
+# A speaker naming themselves: the strongest sign of a turn that answers "what are their names?".
+INTRO = re.compile(r"\b(?i:I'm|I am|this is|it's|my name is|call me|here's) [A-Z][a-z]+")
 MAX_FIRST = 220
 
 
@@ -145,6 +148,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     total, total_before = sum(idf.values()) or 1.0, sum(idf_before.values()) or 1.0
     sem, pair_sem = _semantic(ctx, question, by_start)
     gives = [g for _, g in wanted(question)]
+    kinds = {k for k, _ in wanted(question)}
     role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
     who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
     index = {s["id"]: i for i, s in enumerate(by_start)}
@@ -177,6 +181,8 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
             score *= 0.7  # a clinical question is about the clinical talk unless it names the waiting room
         if gives:
             score += 0.15 if any(g.search(s["text"]) for g in gives) else -0.05
+            if "name" in kinds and INTRO.search(s["text"]):
+                score += 0.15
         if _is_question(s["text"]):
             # A wh-question is answered by a statement, rarely by another question ("Hello? Oh, I'm Diane").
             score -= 0.05 if gives and any(g.search(s["text"]) for g in gives) else 0.2
