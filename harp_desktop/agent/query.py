@@ -118,7 +118,7 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     return uniq[0], uniq[1:]
 
 
-def _asks_quality(q: str) -> bool:
+def asks_quality(q: str) -> bool:
     from harp_desktop.agent.rules import ABOUT_SOUND, analyse
 
     quality = analyse(q, False).quality
@@ -149,7 +149,7 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "when_first", 1.0
     if lx.PREP_WH.match(u):
         return "what_said", 0.95
-    if _asks_quality(q):
+    if asks_quality(q):
         return "describe", 0.95  # "is the wheeze inspiratory?": what a sound is like (rules.SOUND_QUALITIES)
     if lx.YESNO.match(u) or lx.YESNO_TAIL.search(u):
         if lx.choice(u) and not lx.WHO.search(u):

@@ -2,8 +2,9 @@
 
 Yes/no questions start Yes or No; "when" questions give mm:ss or say nothing was found in
 the window; counts are digits; emotion-at reads the speech at that time; compare and change
-read arousal/valence. ``answer`` returns None only for free-text questions about what was
-said, which go to retrieval and the reasoning step (``agent/ask.py``).
+read arousal/valence; free-text questions quote the turn that answers (``said``).
+``answer`` returns None only for what a sound is like ("are the coughs wet or dry?"), which
+``agent/settle.py`` answers "Cannot tell from the sound" with what was said about it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from harp_desktop.agent.answerers import emotion, said, sounds, speech, voice
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.query import asks_quality
 
 
 def count_voices(ctx: AnswerContext) -> Result:
@@ -86,6 +88,8 @@ def answer(ctx: AnswerContext) -> Result | None:
         return emotion.answer_locate(ctx)
     if op == "emotion_at" or op in ("describe", "what_said") and target == "emotion":
         return emotion.answer_at(ctx)
+    if op == "describe" and asks_quality(spec.question):
+        return None  # what a sound is like: "Cannot tell from the sound" (settle), quoting what was said of it
     if op in ("describe", "what_said"):
         return speech.listing(ctx) or said.answer(ctx)
     if target == "event":
