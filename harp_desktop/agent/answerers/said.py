@@ -104,11 +104,24 @@ def focus_terms(question: str) -> list[str]:
     return list(dict.fromkeys(stem(w) for w in keep))
 
 
+def turn_stems(ctx: AnswerContext) -> list[set[str]]:
+    """The stems of every spoken turn, in time order, computed once per question."""
+    if "_turn_stems" not in ctx.__dict__:
+        ctx.__dict__["_turn_stems"] = [set(_stems(s["text"])) for s in sorted(ctx.segments, key=lambda s: s["start_s"])
+                                       if s["text"].strip()]
+    return ctx.__dict__["_turn_stems"]
+
+
+def doc_freq(ctx: AnswerContext, terms: list[str]) -> dict[str, int]:
+    """How many turns of the recording hold each stem."""
+    every = turn_stems(ctx)
+    return {t: sum(t in e for e in every) for t in terms}
+
+
 def rarest(ctx: AnswerContext, question: str, keep: int = 1) -> list[str]:
     """The question's ``keep`` rarest topic stems that this recording's speech contains at all,
     rarest first: "the cat gets its first mention when?" is about "cat", not "gets"."""
-    every = [set(_stems(s["text"])) for s in ctx.segments if s["text"].strip()]
-    df = {t: sum(t in e for e in every) for t in focus_terms(question)}
+    df = doc_freq(ctx, focus_terms(question))
     return [t for t, n in sorted(df.items(), key=lambda kv: kv[1]) if n > 0][:keep]
 
 
@@ -138,11 +151,10 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     after = AFTER_CLAUSE.search(plain)
     terms = focus_terms(plain[:after.start()] if after else plain)
     before = focus_terms(after.group(5)) if after else []  # the statement the answer replies to
-    every = [set(_stems(s["text"])) for s in by_start]
-    n = max(len(every), 1)
+    n = max(len(by_start), 1)
 
     def weights(ts: list[str]) -> dict[str, float]:
-        return {t: math.log((n + 1) / (1 + sum(t in e for e in every))) + 0.1 for t in ts}
+        return {t: math.log((n + 1) / (1 + df)) + 0.1 for t, df in doc_freq(ctx, ts).items()}
 
     idf, idf_before = weights(terms), weights(before)
     total, total_before = sum(idf.values()) or 1.0, sum(idf_before.values()) or 1.0

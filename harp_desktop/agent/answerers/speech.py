@@ -125,7 +125,7 @@ def _asked_beyond(ctx: AnswerContext, hits: list) -> Result | None:
         return None
     near = set(lx.stems(" ".join(_ev(ctx, f).text for f in hits)))
     said_all = [s for s in ctx.segments if s["text"].strip()]
-    df = {t: sum(t in set(lx.stems(s["text"])) for s in said_all) for t in extra if t not in near}
+    df = said.doc_freq(ctx, [t for t in extra if t not in near])
     key = [t for t, n in sorted(df.items(), key=lambda kv: kv[1]) if 0 < n <= 4][:1]
     if not key:
         return None
