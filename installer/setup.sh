@@ -6,11 +6,12 @@ cd "$(dirname "$0")/.."
 
 # Debian packages: PortAudio for playback, xcb libraries for a real Qt window,
 # fonts for PDF reports, flite for the generated speech (test clips, bundled sample, plain
-# speech for the emotion head; their generators are tested), Xvfb for the real-window screenshots
+# speech for the emotion head; their generators are tested), espeak-ng for the voices of the
+# bank_rec_03 test recording (benchmarks/bank/make_recordings.py), Xvfb for the real-window screenshots
 # (installer/workbench_screenshot.py under xvfb-run), PulseAudio + its ALSA plugin for the virtual
 # microphone the recording tests use (a null sink whose monitor is the input; tests/record/vmic.py
 # starts a user daemon when none runs). Installed only if missing.
-SYS_PKGS="libportaudio2 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1 fonts-dejavu-core flite xvfb xauth pulseaudio pulseaudio-utils libasound2-plugins"
+SYS_PKGS="libportaudio2 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1 fonts-dejavu-core flite espeak-ng xvfb xauth pulseaudio pulseaudio-utils libasound2-plugins"
 missing=""
 for p in $SYS_PKGS; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -1,19 +1,20 @@
-"""Generate the two long question-bank test recordings (bank_rec_01, bank_rec_02).
+"""Generate the three long question-bank test recordings (bank_rec_01, _02, _03).
 
-Both recordings are built entirely offline and deterministically (seeded) from
+All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice) reading scripts written for this bank; the
-  truth text of every turn is exactly the text that was synthesised;
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices) reading
+  scripts written for this bank; the truth text of every turn is exactly the
+  text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
   the shared development recording ``dev_long_01.flac`` at the cough spans
   listed in its truth file (the same source ``resources/samples/make_sample.py``
-  uses);
+  uses), plus the shared cue cough ``dev/cues/dev_cue_cough.flac`` (BMC S5);
 * emotional acted speech: RAVDESS clips (Livingstone & Russo 2018,
   CC BY-NC-SA 4.0, evaluation use only) of actors 01, 02, 05, 06 and 24 from
   ``/work/shared/data/ser-train/``;
-* room tone / telephone line noise / ring-back tone: generated (seeded).
+* room tone / telephone line noise / ring-back and desk-phone ring: generated (seeded).
 
 ``bank_rec_01``: waiting room (a newspaper sports story read aloud, full of
 symptom words used non-clinically; a bystander coughs), a GP consultation about
@@ -25,21 +26,31 @@ an asthma / palpitations review with the patient's husband present (three
 speakers; real coughs, some overlapping the end of speech; a silent minute of
 pulse counting), then back in the waiting room.
 
-Run from the repository root (needs ``flite``)::
+``bank_rec_03``: waiting room with the TV news and weather (symptom words used
+non-clinically) and RAVDESS lines, a type 2 diabetes review (numb, burning feet;
+foot examination; diabetic neuropathy) with the patient's daughter answering
+too, then the waiting room again, where the desk phone rings and the
+receptionist takes a work call (one side heard) and books the nurse.
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|bank_rec_02``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|bank_rec_02|bank_rec_03``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
-``.truth.json`` must sit beside it), ``--ravdess-dir`` (default
-``/work/shared/data/ser-train``).
+``.truth.json`` must sit beside it), ``--cue-cough`` (default
+``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
+``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
+all three recordings are built.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -91,6 +102,52 @@ VOICES = {
     "kal16": "Flite 2.2 cmu_us_kal16 (diphone, US male)",
 }
 VOICE_GENDER = {"slt": "F", "rms": "M", "awb": "M", "kal16": "M"}
+
+# bank_rec_03 uses eSpeak NG voices (none of the Flite voices above); key "espeak:<voice>+<variant>"
+ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
+    "en-gb-x-rp+f3": 168,
+    "en-gb-x-gbclan": 160,
+    "en-us+f2": 175,
+    "en-gb-scotland": 175,
+    "en-gb-x-rp+m3": 175,
+}
+VOICES.update(
+    {
+        "espeak:en-gb-x-rp+f3": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant f3 (female)",
+        "espeak:en-gb-x-gbclan": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English, male)",
+        "espeak:en-us+f2": "eSpeak NG 1.51 en-us (American English) with variant f2 (female)",
+        "espeak:en-gb-scotland": "eSpeak NG 1.51 en-gb-scotland (Scottish English, male)",
+        "espeak:en-gb-x-rp+m3": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m3 (male)",
+    }
+)
+
+
+def voice_label(voice: str) -> str:
+    """Truth label of a TTS voice: ``flite_slt`` or ``espeak-ng_en-gb-x-rp+f3``."""
+    if voice.startswith("espeak:"):
+        return "espeak-ng_" + voice.split(":", 1)[1]
+    return f"flite_{voice}"
+
+
+def require_espeak() -> str:
+    """Return the espeak-ng executable, or exit with a clear message (bank_rec_03 needs it)."""
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        sys.exit("error: 'espeak-ng' was not found on PATH; bank_rec_03 needs it (apt-get install espeak-ng)")
+    return exe
+
+
+def synthesise_espeak(voice: str, text: str, workdir: Path) -> np.ndarray:
+    """Speak ``text`` with eSpeak NG ``voice`` at its ESPEAK_RATE_WPM; return float mono at 16 kHz."""
+    wav = workdir / "utt_espeak.wav"
+    rate = ESPEAK_RATE_WPM[voice]
+    subprocess.run([require_espeak(), "-v", voice, "-s", str(rate), "-w", str(wav), text], check=True)
+    x, sr = sf.read(wav, dtype="float32", always_2d=True)
+    x = x.mean(axis=1)
+    if sr != SAMPLE_RATE:
+        x = soxr.resample(x, sr, SAMPLE_RATE).astype(np.float32)
+    return trim_silence(x)
+
 
 EMOTIONS = {
     "01": "neutral",
@@ -173,6 +230,7 @@ class CoughCut:
     audio: np.ndarray
     span: tuple[float, float]
     meta: dict[str, object]
+    via: str | None = None  # where the cut came from, when not a dev_long_01.flac span
 
 
 def load_cough_cuts(source: Path) -> dict[str, CoughCut]:
@@ -258,6 +316,7 @@ class Timeline:
         self.sections: list[dict[str, object]] = []
         self.cursor = 0
         self.turn = 0
+        self.tts_name = "flite TTS"
 
     # -- helpers
     def _s(self, seconds: float) -> int:
@@ -311,7 +370,10 @@ class Timeline:
         """Synthesise one turn with the speaker's flite voice and place it after a gap."""
         spk = self.speakers[speaker]
         assert spk.voice is not None
-        x = synthesise(self.flite, spk.voice, text, self.workdir).astype(np.float64)
+        if spk.voice.startswith("espeak:"):
+            x = synthesise_espeak(spk.voice.split(":", 1)[1], text, self.workdir).astype(np.float64)
+        else:
+            x = synthesise(self.flite, spk.voice, text, self.workdir).astype(np.float64)
         target = level if level is not None else SPEECH_DBFS
         x = x * 10 ** ((target - active_rms_dbfs(x)) / 20)
         start = self.cursor + (self._gap(gap) if self.placed else 0)
@@ -324,7 +386,7 @@ class Timeline:
             emotion=None,
             source=f"TTS {VOICES[spk.voice]}",
             synthetic=True,
-            voice=f"flite_{spk.voice}",
+            voice=voice_label(spk.voice),
             turn=self.turn,
             tags=["tts", *tags],
             notes=notes,
@@ -346,7 +408,7 @@ class Timeline:
     ) -> Placed:
         """Place a real cough after a gap, or ``overlap`` seconds before the cursor."""
         x = cut.audio
-        instance = "cut as in the dev recording"
+        instance = "cut as in the dev recording" if cut.via is None else f"as in {cut.via}, trimmed"
         if speed != 1.0:
             x = soxr.resample(x, SAMPLE_RATE * speed, SAMPLE_RATE)  # plays ``speed`` x faster
             instance = f"cut resampled to {speed:.2f}x speed (pitch shifts with it)"
@@ -373,7 +435,7 @@ class Timeline:
             emotion=None,
             source=(
                 f"coughs_bmc/{cut.meta['bmc_file']} (Smith et al. 2006, CC BY 2.0) via "
-                f"dev_long_01.flac {cut.span[0]:.3f}-{cut.span[1]:.3f} s"
+                + (cut.via or f"dev_long_01.flac {cut.span[0]:.3f}-{cut.span[1]:.3f} s")
             ),
             synthetic=False,
             tags=[f"cough:{role}", *extra_tags, *tags],
@@ -383,7 +445,7 @@ class Timeline:
             source_diagnosis=cut.meta["source_diagnosis"],
             cough_wheeze=cut.meta["cough_wheeze"],
             cough_mucus=cut.meta["cough_mucus"],
-            instance=f"{instance}; dev instance: {cut.meta['dev_instance']}",
+            instance=f"{instance}; dev instance: {cut.meta['dev_instance']}" if not cut.via else instance,
         )
         self.cursor = max(self.cursor, p.end)
         return p
@@ -422,8 +484,8 @@ class Timeline:
         self.cursor = p.end
         return p
 
-    def ring(self, gap: float | None = None) -> Placed:
-        """Place a generated ring-back tone (heard on the line)."""
+    def ring(self, gap: float | None = None, desk: bool = False) -> Placed:
+        """Place a generated ring-back tone (heard on the line), or with ``desk`` a desk phone ringing."""
         x = set_rms(ringback(self.rng), RING_DBFS)
         p = self._place(
             "phone_ring",
@@ -432,10 +494,18 @@ class Timeline:
             speaker=None,
             text=None,
             emotion=None,
-            source="generated ring-back tone (400+450 Hz, UK cadence)",
+            source=(
+                "generated desk-phone ring (400+450 Hz, UK cadence)"
+                if desk
+                else "generated ring-back tone (400+450 Hz, UK cadence)"
+            ),
             synthetic=True,
-            tags=["telephone"],
-            notes="two ring-back cycles while the call connects",
+            tags=["desk_phone"] if desk else ["telephone"],
+            notes=(
+                "two rings of the reception desk phone, heard in the room, before it is answered"
+                if desk
+                else "two ring-back cycles while the call connects"
+            ),
         )
         self.cursor = p.end
         return p
@@ -545,7 +615,7 @@ class Timeline:
                 "synthetic": synth.pop() if len(synth) == 1 else "mixed: synthetic speech + real coughs",
                 "role": spk.role,
                 "gender": spk.gender,
-                "voice": f"flite_{spk.voice}" if spk.voice else None,
+                "voice": voice_label(spk.voice) if spk.voice else None,
                 "voice_description": VOICES.get(spk.voice or "", None),
                 "name": spk.name,
                 "description": spk.description,
@@ -577,7 +647,9 @@ class Timeline:
             "speakers": speakers,
             "notes": (
                 "times in seconds from the start of the file; level 'clip' = one placed item (one TTS turn, "
-                "one cough, one RAVDESS clip); speech events with synthetic=true are flite TTS and their text "
+                "one cough, one RAVDESS clip); speech events with synthetic=true are "
+                + self.tts_name
+                + " and their text "
                 "is exactly what was synthesised; coughs are real recordings of other people (BMC Cough 2006) "
                 "attributed to a role; a cough tagged overlaps_speech_end starts before the preceding speech "
                 "ends (no other events overlap); every gap of at least "
@@ -1250,6 +1322,537 @@ def build_rec02(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     tl.emotion(ravdess, EMOTIONS_AFTER[5], gap=4.0)
 
 
+# --------------------------------------------------------------------------- bank_rec_03
+
+DEFAULT_CUE_COUGH = Path("/work/shared/data/dev/cues/dev_cue_cough.flac")
+
+EMOTIONS_03 = [
+    "03-01-05-01-02-01-24.flac",  # actor 24 angry normal, dogs
+    "03-01-04-01-01-01-06.flac",  # actor 06 sad normal, kids
+    "03-01-08-02-02-01-01.flac",  # actor 01 surprised strong, dogs
+    "03-01-03-01-01-01-02.flac",  # actor 02 happy normal, kids
+    "03-01-06-01-02-02-05.flac",  # actor 05 fearful normal, dogs
+]
+
+
+def load_cue_cough(path: Path) -> CoughCut:
+    """The dev cue cough (BMC S5, a cougher not in dev_long_01.flac), trimmed."""
+    if not path.exists():
+        sys.exit(f"error: cue cough {path} not found (see --cue-cough)")
+    x, sr = sf.read(path, dtype="float32", always_2d=True)
+    x = x.mean(axis=1).astype(np.float64)
+    if sr != SAMPLE_RATE:
+        x = soxr.resample(x, sr, SAMPLE_RATE)
+    meta = {
+        "bmc_file": "S5.mp3",
+        "source_speaker": "bmc_S5",
+        "source_gender": "F",
+        "source_diagnosis": None,
+        "cough_wheeze": False,
+        "cough_mucus": False,
+        "dev_instance": None,
+    }
+    return CoughCut("S5a", trim_silence(x), (0.0, len(x) / SAMPLE_RATE), meta, via="dev cues/dev_cue_cough.flac")
+
+
+def build_rec03(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
+    """Waiting room (TV news + weather) -> diabetes review with daughter -> waiting room (desk phone)."""
+    C, P, D, Q = "bank03_clinician", "bank03_patient", "bank03_relative", "bank03_receptionist"
+    T, B = "bank03_tv", "bank03_bystander_1"
+    ncw = ("nonclinical_symptom_word",)
+    say = tl.say
+    tl.tts_name = "eSpeak NG TTS"
+
+    tl.begin(
+        "waiting_room_a",
+        "Surgery waiting room: the television reads the lunchtime news and weather (symptom words used "
+        "non-clinically); the patient and his daughter chat; a bystander coughs; other people's emotional "
+        "remarks (RAVDESS); a silence; the receptionist calls the patient in",
+        "waiting",
+    )
+    tl.pause(2.0)
+    say(T, "Good afternoon. This is Lakeside Today, with the news at one o'clock.", ("tv",), gap=0, level=READER_DBFS)
+    say(
+        T,
+        "Traders had a nervous morning in the City, as the pound caught a cold against the dollar, and "
+        "shares in the big banks took a painful knock.",
+        ("tv", *ncw),
+        level=READER_DBFS,
+    )
+    say(
+        T,
+        "The council's new parking charges are giving shop owners a headache. One cafe owner said the plans "
+        "made her sick to her stomach, and that trade had been bleeding away since the spring.",
+        ("tv", *ncw),
+        level=READER_DBFS,
+    )
+    tl.cough(B, cuts["S3a"], gap=1.3)
+    say(
+        T,
+        "In sport, United's defence still has a soft spot at the back, and the manager says the fans are "
+        "sick and tired of late goals. He wants a cure for the problem before Saturday.",
+        ("tv", *ncw),
+        gap=1.0,
+        level=READER_DBFS,
+    )
+    say(D, "Dad, did you bring your sugar diary?", ("smalltalk",), gap=1.5)
+    say(P, "It's in my coat pocket. Stop fretting, love.", ("smalltalk",))
+    tl.emotion(ravdess, EMOTIONS_03[0])
+    tl.emotion(ravdess, EMOTIONS_03[1])
+    say(T, "And now, the weather.", ("tv",), gap=2.0, level=READER_DBFS)
+    say(
+        T,
+        "After a week of fever pitch temperatures, a cold front arrives tonight, bringing a sharp chill, "
+        "and a numbing wind off the hills.",
+        ("tv", *ncw),
+        level=READER_DBFS,
+    )
+    say(
+        T,
+        "Tomorrow starts grey and shaky, with showers that will sting in the wind. Drivers should expect "
+        "a throbbing headache of a rush hour on the ring road, so allow plenty of time.",
+        ("tv", *ncw),
+        level=READER_DBFS,
+    )
+    say(
+        T,
+        "By the weekend the worst should have passed, and the town will feel a lot less under the weather.",
+        ("tv", *ncw),
+        level=READER_DBFS,
+    )
+    tl.pause(12.0)  # silence in the waiting room
+    tl.emotion(ravdess, EMOTIONS_03[2], gap=0)
+    say(Q, "Mister Harold Bennett, please? Doctor Fraser is ready for you in room three.", gap=2.5)
+    say(P, "That's me. Come on, Susan.")
+    tl.pause(4.0)
+
+    tl.begin(
+        "consultation",
+        "Type 2 diabetes review with numb, burning feet (synthetic TTS; female clinician, older male patient, "
+        "his daughter also answers); real coughs by the patient; history, blood pressure, foot examination "
+        "with monofilament and tuning fork (silent pauses), diagnosis of diabetic neuropathy and plan",
+        "consultation",
+    )
+    tl.pause(1.0)
+    say(C, "Hello, Mister Bennett. Come and sit down. And you've brought someone with you today.", gap=0)
+    say(P, "This is my daughter, Susan. She's over from Boston for a fortnight, so she's keeping an eye on me.")
+    say(D, "Hi. I hope it's okay if I chip in. He doesn't always tell the whole story.")
+    say(
+        C,
+        "Of course, that's really helpful. So this is your diabetes review, and I see from the note that "
+        "you've had some trouble with your feet.",
+    )
+    say(
+        P,
+        "Aye, that's it. My feet have gone numb, doctor. Both of them. It's like walking on cotton wool.",
+        ("affirm:foot_numbness", "lay_term"),
+    )
+    say(C, "When did you first notice it?")
+    say(
+        P,
+        "Back end of the summer, so about three months now. It started in my toes, and it's crept up a bit.",
+        ("onset:foot_numbness_3_months",),
+    )
+    say(C, "Any tingling, or pins and needles?")
+    say(
+        P,
+        "Pins and needles, yes, mostly at night. And sometimes a burning, like my feet are in hot sand.",
+        ("affirm:pins_and_needles_feet", "affirm:burning_feet_at_night", "lay_term"),
+    )
+    say(C, "Does the burning keep you awake?")
+    say(
+        P,
+        "Some nights. I end up sleeping with my feet out of the covers.",
+        ("affirm:sleep_disturbed_by_foot_pain",),
+    )
+    say(
+        D,
+        "He's been walking a bit funny, too. He stumbled on the back step last week.",
+        ("relative_report:unsteady_gait", "relative_report:stumble"),
+    )
+    say(P, "I didn't fall, mind. I just caught my foot.", ("deny:fall",))
+    say(C, "Do you get any pain in your calves when you walk, that makes you stop and rest?")
+    say(
+        P,
+        "No, nothing like that. I can walk to the paper shop and back, no bother.",
+        ("deny:claudication",),
+    )
+    say(C, "Have you had any sores, blisters or cuts on your feet that were slow to heal?")
+    say(
+        P,
+        "I had a blister on my big toe in July, from new shoes. The nurse dressed it, and it healed up in a "
+        "couple of weeks. It's been fine since.",
+        ("resolved:blister_big_toe",),
+    )
+    say(C, "Good. Any change in the colour of your feet? Do they feel cold?")
+    say(P, "No, they look the same as ever. Just numb.", ("deny:foot_colour_change", "deny:cold_feet"))
+    say(C, "How have you been in yourself? Any tiredness?")
+    say(
+        P,
+        "I'm a bit washed out, to be honest. And I've been off my food this last fortnight.",
+        ("affirm:tiredness", "affirm:reduced_appetite", "lay_term"),
+    )
+    say(C, "And how about your waterworks? Are you passing water more than usual?")
+    say(
+        P,
+        "My waterworks are a nuisance. I'm up three times a night to spend a penny.",
+        ("affirm:nocturia", "lay_term"),
+    )
+    say(D, "It's more like four. I hear the floorboards.", ("relative_report:nocturia_4_per_night",))
+    say(C, "Any burning or stinging when you pass water?")
+    say(
+        P,
+        "Not now. I had a water infection last month, but the tablets cleared it up.",
+        ("resolved:urinary_tract_infection", "deny:dysuria", "lay_term"),
+    )
+    say(C, "Are you more thirsty than usual?")
+    say(P, "Yes. I'm forever drinking. I keep a jug of water by the bed.", ("affirm:thirst",))
+    say(C, "Any blurred vision, or trouble with your eyes?")
+    say(
+        P,
+        "My eyes go a bit blurry when I'm reading, but I'm due new glasses anyway.",
+        ("affirm:blurred_vision", "hedged"),
+    )
+    say(C, "Do you ever feel dizzy, or light headed?")
+    say(
+        P,
+        "I get a bit woozy when I stand up quick, first thing in the morning. It passes after a few seconds.",
+        ("affirm:postural_dizziness", "lay_term"),
+    )
+    say(C, "Have you had any hypos? Any shakes, sweats, or feeling muddled before a meal?")
+    say(P, "No, none of that.", ("deny:hypoglycaemia", "deny:tremor", "deny:sweating", "deny:confusion"))
+    say(C, "Any chest pain, or getting short of breath, or swelling of your ankles?")
+    say(
+        P,
+        "No. No chest pain. My breathing's all right, and my ankles are fine.",
+        ("deny:chest_pain", "deny:breathlessness", "deny:ankle_swelling"),
+    )
+    say(
+        D,
+        "His ankles used to swell up in the summer, but that stopped when they changed his blood pressure tablet.",
+        ("resolved:ankle_swelling", "relative_report:ankle_swelling_resolved"),
+    )
+    tl.cough(P, cuts["S5a"], gap=0.6)
+    tl.cough(P, cuts["S5a"], gap=0.35, speed=0.95, tags=("double_cough",))
+    say(C, "That cough. How long have you had that?", gap=0.8)
+    say(
+        P,
+        "Just a tickle, since I had a cold last week. I'm not bringing anything up.",
+        ("affirm:cough", "deny:sputum"),
+    )
+    say(C, "Any temperature with it?")
+    say(P, "No, I've not had a temperature.", ("deny:fever",))
+    say(
+        D,
+        "I think he caught that cold from me. I've had a streaming nose and a sore throat since I landed.",
+        ("relative_symptom:runny_nose", "relative_symptom:sore_throat", "lay_term"),
+    )
+    say(C, "Now, can you tell me which tablets you take?")
+    say(P, "Susan's written them down. She's better at it than me.")
+    say(
+        D,
+        "Okay, so. Metformin, five hundred milligrams, two tablets twice a day with meals. Gliclazide, "
+        "eighty milligrams every morning. Ramipril, five milligrams once a day. And atorvastatin, twenty "
+        "milligrams at night.",
+        (
+            "medication:metformin_1g_bd",
+            "medication:gliclazide_80mg_om",
+            "medication:ramipril_5mg_od",
+            "medication:atorvastatin_20mg_on",
+            "relative_report:medication_list",
+        ),
+    )
+    say(C, "Thank you, that's very clear. Do you take them all, Mister Bennett? It's fine to be honest.")
+    say(
+        P,
+        "Mostly. I forget the evening metformin now and then. Maybe twice a week.",
+        ("adherence:missed_evening_metformin_2_per_week",),
+    )
+    say(C, "And anything from the chemist? Any painkillers?")
+    say(
+        P,
+        "Paracetamol, two tablets, when my feet are bad at night. Not every night.",
+        ("medication:paracetamol_1g_prn",),
+    )
+    say(C, "Any allergies to medicines?")
+    say(
+        P,
+        "Trimethoprim. I came out in a rash all over, the last time I had it. So they gave me something "
+        "else for the water infection.",
+        ("allergy:trimethoprim",),
+    )
+    say(D, "And sticking plasters. His skin goes red and blistered under them.", ("allergy:adhesive_plasters",))
+    say(C, "I'll make sure both of those are on your record. Does diabetes run in the family?")
+    say(
+        P,
+        "My brother Ken had sugar diabetes. He lost his leg below the knee in the end, from an ulcer that "
+        "went bad. That's why I'm worried about my feet.",
+        (
+            "family_history:diabetes",
+            "family_history:below_knee_amputation",
+            "concern:amputation",
+            "expressed:worried",
+            "lay_term",
+        ),
+    )
+    say(C, "I'm sorry about your brother. That's a very understandable worry. Anyone else in the family?")
+    say(
+        P,
+        "My mother had a stroke in her seventies. And my father had a bad heart.",
+        ("family_history:stroke", "family_history:heart_disease"),
+    )
+    say(
+        D,
+        "I get pins and needles in my hands myself, at night. My doctor back home says it's carpal tunnel.",
+        ("relative_symptom:pins_and_needles_hands", "relative_history:carpal_tunnel"),
+    )
+    say(
+        C,
+        "That's a different thing from your dad's, but do get it checked if it gets worse. Mister Bennett, "
+        "do you smoke, or drink?",
+    )
+    say(
+        P,
+        "I stopped smoking twenty years ago. A pint on a Sunday, that's all.",
+        ("social:ex_smoker", "social:alcohol_minimal"),
+    )
+    tl.cough(P, cuts["S5a"], gap=0.5, speed=1.04)
+    say(
+        C,
+        "Your blood test two weeks ago showed your H b A one c, the long term sugar test, was sixty eight. "
+        "Last time it was fifty eight, so it's gone up.",
+        ("result:hba1c_68", "result:hba1c_previous_58"),
+        gap=0.9,
+    )
+    say(P, "I've been having a few too many biscuits, I'll admit.", ("diet:biscuits",))
+    say(C, "Let me check your blood pressure first. Rest your arm on the desk for me.", ("exam",))
+    tl.pause(8.0)  # silent blood pressure measurement
+    say(
+        C,
+        "Your blood pressure is one hundred and forty eight over eighty six. That's a little higher than "
+        "we'd like for you.",
+        ("exam", "vital:bp_148_86"),
+        gap=0,
+    )
+    say(
+        C,
+        "Now, could you take your shoes and socks off for me, and pop your feet up on the stool? I'm going "
+        "to check your feet.",
+        ("exam", "instruction"),
+    )
+    say(P, "Righto. These laces are double knotted.")
+    tl.pause(6.0)  # silence while he takes his shoes off
+    say(
+        C,
+        "Your skin is a bit dry, and there's some hard skin on the ball of your right foot. There are no "
+        "ulcers, and no sign of infection.",
+        ("exam", "finding:dry_skin", "finding:callus_right_forefoot", "finding:no_ulcer"),
+        gap=0,
+    )
+    say(C, "I'm going to feel for the pulses in your feet.", ("exam",))
+    tl.pause(4.0)
+    say(
+        C,
+        "The pulses are there on both sides, which is good. Your circulation seems fine.",
+        ("exam", "finding:foot_pulses_present"),
+        gap=0,
+    )
+    say(
+        C,
+        "Now close your eyes. I'll touch your feet with this thin nylon thread. Say yes each time you feel it.",
+        ("exam", "instruction", "monofilament"),
+    )
+    tl.pause(2.0)
+    say(P, "Yes.", ("exam_response",), gap=0)
+    tl.pause(2.5)
+    say(P, "Yes.", ("exam_response",), gap=0)
+    tl.pause(6.5)  # he does not feel the next touches
+    say(C, "Did you feel that one?", ("exam",), gap=0)
+    say(P, "No. Nothing at all.", ("exam_response", "affirm:reduced_sensation"))
+    tl.pause(3.0)
+    say(P, "Yes, that one.", ("exam_response",), gap=0)
+    say(C, "And now the tuning fork, on your big toe. Tell me when the buzzing stops.", ("exam", "instruction"))
+    tl.pause(4.0)
+    say(
+        P,
+        "I can't really feel it buzzing on my toes at all. I can feel it on my ankle.",
+        ("exam_response", "affirm:reduced_vibration_sense"),
+        gap=0,
+    )
+    say(C, "Okay. You can put your socks back on.")
+    say(
+        C,
+        "So, you can't feel the thread on four of the ten spots, mostly on your toes and the ball of your "
+        "foot, on both sides. And the vibration sense is reduced at your toes.",
+        ("exam", "finding:monofilament_4_of_10_absent", "finding:reduced_vibration_toes"),
+    )
+    say(
+        C,
+        "I think this is diabetic neuropathy. That means the sugar has damaged the nerves in your feet. It's "
+        "common, and it's why your feet feel numb, and burn at night.",
+        ("diagnosis:diabetic_peripheral_neuropathy",),
+    )
+    say(
+        C,
+        "It also means your diabetes isn't as well controlled as it was, and your feet are at increased risk. "
+        "The good news is that your circulation is fine.",
+        ("diagnosis:suboptimal_glycaemic_control", "diagnosis:foot_risk_increased"),
+    )
+    say(
+        C,
+        "Metformin can sometimes lower your vitamin B twelve, and that can cause numbness too, so I want to "
+        "check that as well.",
+        ("diagnosis:b12_deficiency_considered",),
+    )
+    say(P, "Will I end up like our Ken?", ("concern:amputation", "expressed:worried"))
+    say(
+        C,
+        "Not if we look after your feet. Ken's problem was an ulcer that got infected. We're going to make "
+        "sure that doesn't happen to you.",
+        ("reassurance",),
+    )
+    say(
+        C,
+        "Here's the plan. I'm referring you to the podiatrist, the foot specialist, to deal with the hard "
+        "skin and to check your feet regularly.",
+        ("plan:podiatry_referral",),
+    )
+    say(
+        C,
+        "I'd like some blood tests: vitamin B twelve and your kidneys, and a urine test for protein.",
+        ("plan:blood_test_b12_renal", "plan:urine_acr"),
+    )
+    say(
+        C,
+        "For the burning at night, I'll start amitriptyline, ten milligrams, one tablet two hours before "
+        "bed. It can make you a bit drowsy, so that's the right time to take it.",
+        ("plan:amitriptyline_10mg_on",),
+    )
+    say(
+        C,
+        "And I'm adding a new diabetes tablet, sitagliptin, one hundred milligrams once a day. Keep the "
+        "metformin and the gliclazide the same, and try a pill box, so you don't miss the evening dose.",
+        ("plan:sitagliptin_100mg_od", "plan:continue_metformin_gliclazide", "plan:pill_organiser"),
+    )
+    say(D, "I can sort out a pill box for him before I fly home.", ("relative:support",))
+    say(
+        C,
+        "Check your feet every day. Susan can help while she's here. Wear shoes or slippers indoors, never "
+        "walk barefoot, and don't put a hot water bottle on your feet, because you might not feel a burn.",
+        ("plan:daily_foot_checks", "advice:footwear", "advice:no_hot_water_bottle"),
+    )
+    say(
+        C,
+        "Your eye screening is due next month, so please keep that appointment.",
+        ("plan:retinal_screening",),
+    )
+    say(
+        C,
+        "If you notice a cut, a blister, or any redness, heat or swelling in your foot, ring us the same "
+        "day. If part of your foot turns black or blue, or you get a fever with a red, hot foot, go to A "
+        "and E.",
+        ("safety_net",),
+    )
+    say(
+        C,
+        "And if you ever get chest pain, or sudden weakness in your face or your arm, call nine nine nine "
+        "straight away.",
+        ("safety_net",),
+    )
+    say(P, "Right you are. I'll remember that.")
+    say(
+        C,
+        "The nurse will see you in four weeks to check your blood pressure again, and I'll see you in three "
+        "months, with a new blood test.",
+        ("plan:nurse_bp_check_4_weeks", "plan:follow_up_3_months"),
+    )
+    say(D, "Thank you so much, doctor. That's a weight off my mind.", ("expressed:relieved",))
+    tl.cough(P, cuts["S5a"], overlap=0.12, speed=0.97)
+    say(P, "Aye. Thanks, doctor.", gap=0.5)
+    tl.pause(4.0)
+
+    tl.begin(
+        "waiting_room_b",
+        "Back in the waiting room: the desk phone rings and the receptionist takes a work call (only his side "
+        "is heard; symptom words used non-clinically), a bystander coughs, emotional remarks (RAVDESS), the "
+        "nurse appointment is booked, a silence",
+        "waiting",
+    )
+    tl.pause(1.5)
+    one_side = ("phone_call_one_side", *ncw)
+    tl.ring(gap=0, desk=True)
+    say(Q, "Lakeside Surgery, Callum speaking.", ("phone_call_one_side",), gap=0.6)
+    say(
+        Q,
+        "Oh, hi Dave. Yes, the printer's been coughing and spluttering all morning. It keeps chewing up the paper.",
+        one_side,
+    )
+    say(Q, "I know, it's a real pain. Every time I fix it, it has another funny turn.", one_side, gap=1.6)
+    say(
+        Q,
+        "The new booking system? Don't talk to me about it. It makes my head spin.",
+        one_side,
+        gap=1.8,
+    )
+    say(
+        Q,
+        "No, the engineer can't come until Thursday. It's sickening. Right, I'll give it a kick, and see if "
+        "it recovers. Cheers, Dave.",
+        one_side,
+        gap=1.5,
+    )
+    tl.cough(B, cuts["S3b"], gap=1.6)
+    tl.emotion(ravdess, EMOTIONS_03[3])
+    say(D, "Hello. We need to book a nurse appointment for four weeks' time, for his blood pressure.", gap=2.0)
+    say(Q, "I can do that for you. Tuesday the ninth, at ten past ten?", ("plan:nurse_appointment_booked",))
+    say(P, "That'll do nicely.")
+    say(Q, "Lovely. Here's your card.")
+    tl.pause(9.0)  # silence
+    tl.cough("bank03_bystander_2", cuts["S6a"], gap=0, speed=1.02)
+    tl.emotion(ravdess, EMOTIONS_03[4])
+    say(D, "Come on, Dad. Let's get that pill box from the chemist.", ("smalltalk",), gap=2.5)
+    say(P, "Go on, then. And no more biscuits.", ("smalltalk",))
+
+
+SPEAKERS_03 = {
+    "bank03_clinician": Speaker("clinician", "Doctor Fraser", "espeak:en-gb-x-rp+f3", "F", "GP (synthetic)"),
+    "bank03_patient": Speaker(
+        "patient",
+        "Harold Bennett",
+        "espeak:en-gb-x-gbclan",
+        "M",
+        "patient, a retired bus driver with type 2 diabetes (synthetic speech, real coughs)",
+    ),
+    "bank03_relative": Speaker(
+        "relative",
+        "Susan Bennett",
+        "espeak:en-us+f2",
+        "F",
+        "the patient's daughter, visiting from the USA; she also answers questions (synthetic)",
+    ),
+    "bank03_receptionist": Speaker(
+        "receptionist",
+        "Callum",
+        "espeak:en-gb-scotland",
+        "M",
+        "surgery receptionist; calls the patient in and takes a work phone call at the desk (synthetic)",
+    ),
+    "bank03_tv": Speaker(
+        "tv",
+        None,
+        "espeak:en-gb-x-rp+m3",
+        "M",
+        "television in the waiting room: lunchtime news and weather presenter (synthetic)",
+    ),
+    "bank03_bystander_1": Speaker(
+        "bystander", None, None, "F", "a person in the waiting room who coughs (real BMC coughs, source S3)"
+    ),
+    "bank03_bystander_2": Speaker(
+        "bystander", None, None, "F", "another person in the waiting room who coughs (real BMC cough, source S6)"
+    ),
+}
+
+
 # --------------------------------------------------------------------------- main
 
 SPEAKERS_01 = {
@@ -1310,6 +1913,7 @@ deterministically from a seed):
 | --- | --- |
 | `bank_rec_01.flac` + `.truth.json` | waiting room (newspaper story read aloud), GP consultation about abdominal pain and diarrhoea, phone call booking a blood test |
 | `bank_rec_02.flac` + `.truth.json` | waiting room with emotional RAVDESS lines, asthma / palpitations review with the patient's husband, waiting room |
+| `bank_rec_03.flac` + `.truth.json` | waiting room with TV news and weather, type 2 diabetes review (numb feet) with the patient's daughter, waiting room with a desk-phone call (eSpeak NG voices) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -1317,9 +1921,9 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` also contains RAVDESS clips, so it is under
-  **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to RAVDESS and
-  to the BMC coughs): **evaluation / research use only**.
+* `bank_rec_02.flac` and `bank_rec_03.flac` also contain RAVDESS clips, so they
+  are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
+  RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
   as the recordings they describe).
 
@@ -1336,7 +1940,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices.
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02) and with eSpeak NG
+> (bank_rec_03).
 
 ## Components
 
@@ -1349,26 +1954,35 @@ Required attributions:
   (Scottish-English male) built from the CMU ARCTIC databases (Kominek & Black,
   CMU; free for any use under the same BSD-style terms), and `cmu_us_kal16`
   (US male diphone voice shipped with Flite, same terms).
+- bank_rec_03 uses eSpeak NG 1.51 instead (Debian package `espeak-ng`;
+  the program is GPL-3.0-or-later, see `/usr/share/doc/espeak-ng-data/copyright`)
+  with its built-in formant voices `en-gb-x-rp` (+ variants `f3`, `m3`),
+  `en-gb-x-gbclan`, `en-us` (+ `f2`) and `en-gb-scotland`. The recording
+  holds only the program's output (no part of the program or its data), which
+  the GPL does not restrict.
 - Text: the scripts in `make_recordings.py`, written by the HARP Desktop
-  project for this bank. The newspaper story in bank_rec_01 is invented
-  (no third-party text).
+  project for this bank. The newspaper story in bank_rec_01 and the TV news
+  and weather in bank_rec_03 are invented (no third-party text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
   dBFS active RMS; the reader -25 dBFS; telephone speech -24 dBFS after
   band-limiting to 300-3400 Hz with light soft clipping), 5 ms fades.
 
 ### Coughs (real recordings of other people)
 
-- Source: Smith et al. (2006), *Cough* 2:1, supplementary audio S1, S3, S6
+- Source: Smith et al. (2006), *Cough* 2:1, supplementary audio S1, S3, S5, S6
   (open access, CC BY 2.0; licence as recorded in the project's data
   provenance, not re-checked offline).
-- How they got here: cut from the shared development recording
-  `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed in its
-  truth file (the same cuts `resources/samples/make_sample.py` uses); some are
-  resampled by 0.97-1.03x (speed and pitch), levels set to about -24 dBFS RMS,
+- How they got here: S1, S3 and S6 are cut from the shared development
+  recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
+  in its truth file (the same cuts `resources/samples/make_sample.py` uses);
+  the S5 cough of bank_rec_03 is the shared cue clip
+  `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
+  resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
-- The coughers are real people unrelated to the fictional consultations.
+- The coughers are real people (all four women) unrelated to the fictional
+  consultations; in bank_rec_03 the male patient's coughs are S5's.
 
-### Emotional speech (RAVDESS, bank_rec_02 only)
+### Emotional speech (RAVDESS, bank_rec_02 and bank_rec_03)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -1377,13 +1991,14 @@ Required attributions:
 - Processing: trimmed, level set to about -26 dBFS active RMS, 5 ms fades;
   placed as other people in the waiting room.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 are not speaker-independent.
+  results on bank_rec_02 and bank_rec_03 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
 - Room tone: seeded pink noise (about -50 dBFS in waiting rooms, -58 dBFS in
   the consulting room); telephone line noise: the same, band-limited, about -47 dBFS.
-- Ring-back tone in the bank_rec_01 phone call: 400+450 Hz, UK cadence.
+- Ring-back tone in the bank_rec_01 phone call, and the desk phone ringing in
+  the bank_rec_03 waiting room: 400+450 Hz, UK cadence.
 
 ## Every clip, in order
 
@@ -1407,6 +2022,8 @@ def write_licenses(out_dir: Path, truths: dict[str, dict[str, object]]) -> None:
                 licence = "CC BY 2.0"
             elif kind == "emotion_speech":
                 licence = "CC BY-NC-SA 4.0"
+            elif kind == "speech" and str(e.get("voice", "")).startswith("espeak-ng"):
+                licence = "eSpeak NG output (synthetic)"
             elif kind == "speech":
                 licence = "Flite BSD-style (synthetic)"
             else:
@@ -1498,8 +2115,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (default: %(default)s)")
     parser.add_argument("--out-dir", type=Path, default=HERE / "audio", help="output folder (default: %(default)s)")
-    parser.add_argument("--only", choices=["bank_rec_01", "bank_rec_02"], help="build one recording only")
+    parser.add_argument(
+        "--only", choices=["bank_rec_01", "bank_rec_02", "bank_rec_03"], help="build one recording only"
+    )
     parser.add_argument("--cough-source", type=Path, default=DEFAULT_COUGH_SOURCE)
+    parser.add_argument("--cue-cough", type=Path, default=DEFAULT_CUE_COUGH, help="BMC S5 cough (bank_rec_03)")
     parser.add_argument("--ravdess-dir", type=Path, default=DEFAULT_RAVDESS_DIR)
     args = parser.parse_args(argv)
 
@@ -1523,7 +2143,15 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_02")
             truths["bank_rec_02"] = truth
-    if len(truths) == 2:
+        if args.only in (None, "bank_rec_03"):
+            require_espeak()
+            seed = args.seed + 3
+            tl = Timeline("bank_rec_03", seed, flite, Path(tmp), dict(SPEAKERS_03))
+            build_rec03(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_03")
+            truths["bank_rec_03"] = truth
+    if len(truths) == 3:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
