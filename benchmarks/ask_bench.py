@@ -92,7 +92,8 @@ def main() -> None:
             if args.show_failures:
                 for r in report.queries:
                     if r["correct"] is False or (r["hit_rate"] is not None and r["hit_rate"] < 1):
-                        print("  FAIL", r["query_id"], r["query_type"], r["query"][:60], str(r["truth"])[:30],
+                        # FAIL: wrong answer; MISS: right answer, evidence not (fully) cited
+                        print("  FAIL" if r["correct"] is False else "  MISS", r["query_id"], r["query_type"], r["query"][:60], str(r["truth"])[:30],
                               r["answer"][:40], r["hit_rate"])
     print(f"\n{'retrieval':<10}{'fusion':<12}{'HitRate':>8}{'Acc':>7}{'CitVal':>8}{'lat med':>9}{'lat p95':>9}")
     for mode, fusion, o in summary:

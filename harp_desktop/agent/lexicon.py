@@ -58,6 +58,8 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
                   r"|\b(point me to|show me|take me to|jump to|locate|find|identify|pinpoint)\b.{0,30}\b(where|moment|"
                   r"time|point|spot|place|first|earliest|last|final)\b|\bwhen\s*\?\s*$"
                   r"|\b(give|tell me|what is|what's|note) (me )?the (start|starting|end|ending|finish) time\b|\bstart time\b"
+                  r"|^\s*what('s| is| was) the (first|last|final|earliest|next) (audible |heard )?(cough|sneez|laugh|wheez"
+                  r"|throat[- ]clear|sigh|cry|shout|gasp)"
                   r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", IC)
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
@@ -115,7 +117,7 @@ EVENTS = {
 }
 EMOTIONS = {
     "angry": re.compile(r"\bang(ry|er|rily)\b|\bannoy\w*|\bfurious\b|\birritat\w*|\bmad\b|\bcross\b|\bhostile\b|\brage\b"),
-    "sad": re.compile(r"\bsad\w*|\bunhappy\b|\bupset\b|\bdepress\w*|\bgloom\w*|\bmiserable\b|\bsorrow\w*|\bdown\b(?= ?[?.,]| in)|\bdejected\b"),
+    "sad": re.compile(r"\bsad\w*|\bunhappy\b|\bupset\b|\bdepress\w*|\bgloom\w*|\bmiserable\b|\bsorrow\w*|\b(feel\w*|felt|seem\w*|sound\w*|look\w*|is|was|be|been|being|get\w*|got|bit|little|quite|very|so) down\b(?! to\b)|\bdejected\b"),
     "happy": re.compile(r"\bhapp(y|ily|iness|ier)\b|\bcheer\w*|\bjoy\w*|\bexcited\b|\bdelight\w*|\bglad\b|\belated\b|\bpleased\b"),
     "fearful": re.compile(r"\bfear\w*|\bfright\w*|\bscared\b|\bafraid\b|\bterrif\w*|\bpanic\w*|\banxious\w*|\bnervous\w*|\bworried\b"),
     "surprised": re.compile(r"\bsurpris\w*|\bastonish\w*|\bshock\w*|\bamazed\b|\bstartled\b"),
@@ -170,6 +172,23 @@ GENDER_WORD = {"man": "man", "gentleman": "man", "male": "man", "guy": "man", "b
                "woman": "woman", "lady": "woman", "female": "woman", "girl": "woman"}
 CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) (the|this) (clip|sample|example|recording))?"
                        r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", IC)
+
+# -- windows anchored on something that happens in the recording ---------------------
+# "the first cough after the examination starts", "once the consultation is over", "before the
+# doctor listens to her chest", "after the phone rings": the window starts (or ends) at a moment the
+# recording itself locates (agent/answerers/anchor.py), not at a clock time.
+ANCHOR = re.compile(r"\b(after|before|once|following|until|till|by the time)\s+(?!(?:that|this|then|it|which)\b)([\w' -]{3,60}?)\s*(?=[,?.;:!]|$"
+                    r"|\s(?:when|how|what|who|which|where|why)\b"
+                    r"|\s(?:does|did|do|is|was|are|were|can|could|has|have|will|would)\s(?:she|he|they|it|anyone|anybody|"
+                    r"someone|somebody|the|his|her|their|any|there)\b)", IC)
+EXAM_ACT = re.compile(r"\bexamin\w*|\bexam\b|\blisten\w* to (her|his|your|the|their) (chest|heart|lungs?|breathing|back)"
+                      r"|\bauscultat\w*|\bstethoscope\b|\b(take|takes|took|taking|check\w*|measur\w*) (her|his|your|the|their) "
+                      r"(pulse|blood pressure|temperature|heart rate|oxygen|sats|saturation)|\b(have|has|had|take|takes) a (look|feel|listen)"
+                      r"|\bpop (up )?on the couch\b|\bfeel (your|her|his) (tummy|abdomen|belly|neck|glands)", IC)
+ANCHOR_END = re.compile(r"\b(ends?|ended|ending|is over|was over|finish\w*|done|wraps? up|closes?)\b", IC)
+ANCHOR_START = re.compile(r"\b(starts?|started|begins?|began|begun|gets? going|opens?|commences?)\b", IC)
+MENTION_ACT = re.compile(r"\b(mention\w*|says?|said|asks?|asked|talks? about|talked about|brings? up|brought up|raises?|raised|"
+                         r"suggests?|suggested|explains?|explained|discuss\w*|tells?|told)\b\s+(.*)$", IC)
 
 # -- sections and categories --------------------------------------------------------
 SECTION_WORDS = {

@@ -36,7 +36,7 @@ class Subject:
         if self.kind == "at_time":
             return f"the speaker at {self.at_s:.0f} s"
         return {"anyone": "anyone", "patient": "the patient", "clinician": self.name or "the clinician",
-                "other": "another person", "cue": "the voice of the example clip",
+                "other": self.name or "another person", "cue": "the voice of the example clip",
                 "gender": f"the {self.name}"}[self.kind]
 
 
@@ -57,6 +57,7 @@ class QuerySpec:
     window: tuple[float, float] | None = None
     anchor_s: float | None = None
     window_text: str | None = None
+    relative: tuple[str, str] | None = None  # ("after", "the examination starts"): resolved by answerers/anchor.py
     section: str | None = None  # one of SECTIONS
     quote: str | None = None
     cues: dict[str, str] = field(default_factory=dict)  # role -> path: "sound", "speaker", "emotion"
@@ -162,6 +163,17 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     return "what_said", 0.4
 
 
+def _other_concepts(q: str, event: str) -> list[str]:
+    """Clinical concepts the question names besides the sound's own ("coughing up phlegm" names a
+    productive cough; "a chesty cough" is still the cough), by the findings vocabulary."""
+    try:
+        from harp_desktop.findings.extract import mentioned_concepts
+    except ImportError:
+        return []
+    own = set(mentioned_concepts(event.replace("_", " ")))
+    return [c for c in mentioned_concepts(lx.SCENE.sub(" ", _unquoted(q))) if c not in own]
+
+
 def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     u = _unquoted(q).lower()
     if op in ("compare", "change"):
@@ -174,6 +186,8 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     spec.event, spec.emotion = event, emotion
     if spec.cues.get("emotion"):
         return "emotion"
+    if event and not lx.HEARD.search(u) and _other_concepts(q, event):
+        return "speech"  # "any phlegm being coughed up?", "does she cough up blood?": a symptom, not the sound
     if event and not lx.REPORTED.search(u):
         return "event"
     if event and lx.HEARD.search(u):
@@ -198,13 +212,20 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     u = _unquoted(q)
     m = QUOTE.search(q)
     spec.quote = m.group(1) if m else None
-    spec.subject, spec.others = parse_subjects(u, bool(cues.get("speaker")))
-    spec.operation, spec.confidence = parse_operation(q, spec)
-    spec.target = parse_target(q, spec.operation, spec)
     w = localize(q, duration_s)
     if w is not None:
         spec.window, spec.anchor_s, spec.window_text = (w.start_s, w.end_s), w.anchor_s, w.text
-    spec.section = _first(lx.SECTION_WORDS, u.lower())
+    a = None if lx.BEFORE_CONSULT.search(u) or lx.AFTER_CONSULT.search(u) else lx.ANCHOR.search(u)
+    u_scope = u
+    if a is not None and spec.window is None:
+        spec.relative = (a.group(1).lower(), a.group(2).strip())
+        # The anchor's own words are neither the question's scope nor its subject: "once the consultation is
+        # over" is after the consultation, and "once the doctor starts examining her" is not about the doctor.
+        u_scope = u[:a.start()] + " " + u[a.end():]
+    spec.subject, spec.others = parse_subjects(u_scope, bool(cues.get("speaker")))
+    spec.operation, spec.confidence = parse_operation(q, spec)
+    spec.target = parse_target(q, spec.operation, spec)
+    spec.section = _first(lx.SECTION_WORDS, u_scope.lower())
     spec.category = _first(lx.CATEGORY_WORDS, u.lower())
     spec.mode = ("exhibited" if lx.EXHIBITED.search(u) else "reported" if lx.REPORTED.search(u) else "either")
     spec.tense = "current" if lx.CURRENT.search(u) else "past" if lx.PAST.search(u) else "any"

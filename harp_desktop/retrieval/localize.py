@@ -14,7 +14,12 @@ from dataclasses import dataclass
 
 AROUND_S = 30.0  # "around 5 minutes" -> anchor +/- this
 AT_S = 15.0  # "at 04:07" / "30 seconds in" -> anchor +/- this
-EDGE_S = 60.0  # "at the start" / "at the end" -> this much
+EDGE_S = 60.0  # "at the very start" / "at the very end" -> this much
+# "at the end" / "towards the start" without a length is vague: a share of what it is the end of
+# (the recording, or the section it names), at least EDGE_S and at most EDGE_MAX_S. A fixed minute
+# was too narrow on 10-minute recordings ("by the end, does she say she's relieved?" is answered
+# two minutes before the end).
+EDGE_SHARE, EDGE_MAX_S = 0.2, 300.0
 MAX_CHARS = 50_000  # longer questions are cut here (the tail is ignored)
 
 
@@ -189,10 +194,11 @@ def _span(kind: str, m: re.Match[str], text: str, dur: float | None) -> tuple[fl
     if kind == "nth":
         n, unit = _ordinal(g["o"]), _UNIT_S[g["u"][0].lower()]
         return ((n - 1) * unit, n * unit, None) if n >= 1 and n == int(n) else None
+    very = bool(re.search(r"\bvery\b", m.group(), _FLAGS))
     if kind == "start":
-        return 0.0, EDGE_S, None
+        return 0.0, vague_edge_s(dur if dur is not None else 0.0, very), None
     if kind == "end":
-        return None if dur is None else (dur - EDGE_S, dur, None)
+        return None if dur is None else (dur - vague_edge_s(dur, very), dur, None)
     p = _point(g["p"])
     if p is None:
         return None
@@ -208,6 +214,17 @@ def _span(kind: str, m: re.Match[str], text: str, dur: float | None) -> tuple[fl
             return None  # "about 5 minutes" alone is usually a length; "about 5 minutes in" is a position
         return p - AROUND_S, p + AROUND_S, p
     return p - AT_S, p + AT_S, p
+
+
+def vague_edge_s(span_s: float, very: bool = False) -> float:
+    """How much of a span of ``span_s`` seconds "at the start" / "at the end" covers."""
+    return EDGE_S if very else max(EDGE_S, min(EDGE_MAX_S, EDGE_SHARE * span_s))
+
+
+def is_vague_edge(text: str) -> bool:
+    """The window phrase is a bare "at the start/end" (no length, no clock time)."""
+    return bool(re.fullmatch(r"(?:at|in|near|towards?|around|from|by)\s(?:the\s)?(?:very\s)?"
+                             r"(?:start|beginning|outset|end)", text.strip(), _FLAGS))
 
 
 def localize(question: str, duration_s: float | None = None) -> Window | None:

@@ -12,7 +12,20 @@ from harp_desktop.agent.plan import EMOTION_LABELS
 from harp_desktop.agent.support import check
 from harp_desktop.retrieval.localize import parse_clock
 from harp_desktop.types import Evidence
-from tests.conftest import DATA, copy_library
+from tests.conftest import DATA, FAST, REPO, copy_library
+
+SAMPLE = REPO / "resources" / "samples" / "consultation.flac"  # truth: consultation.truth.json beside it
+
+
+@pytest.fixture(scope="module")
+def consultation(tmp_path_factory):
+    """The bundled consultation sample indexed once (fast profile): a real examination and coughs."""
+    from harp_desktop.api import Library
+
+    lib = Library(tmp_path_factory.mktemp("lib-consultation"))
+    res = lib.index(SAMPLE, FAST)
+    yield lib, res
+    lib.close()
 
 
 def test_yes_no_about_a_symptom_cites_what_the_patient_said(indexed):
@@ -39,6 +52,28 @@ def test_sound_events_count_when_and_exist(indexed):
     assert abs(parse_clock(w.answer) - 10.0) <= 2.0 and w.supported
     none = lib.ask(res.sha256, "Is anyone sneezing between 00:00 and 00:05?")
     assert none.answer == "No" and "not heard" in none.rationale
+
+
+def test_windows_anchored_on_the_examination(consultation):
+    """The sample's examination starts at 01:09 ("Let me examine you"); its coughs are at 00:34,
+    01:01, 01:39 and 01:57 (resources/samples/consultation.truth.json)."""
+    lib, res = consultation
+    coughs = sorted(e["start_s"] for e in lib.transcript(res.sha256)["events"] if e["label"] == "cough")
+    after = [t for t in coughs if t > 69.0]
+    a = lib.ask(res.sha256, "When does she first cough once the doctor has started examining her?")
+    assert after and abs(parse_clock(a.answer) - after[0]) <= 1.0, (a.answer, coughs)
+    assert "after the examination starts" in a.rationale
+    b = lib.ask(res.sha256, "How many coughs are there before the examination?")
+    assert b.answer == str(len([t for t in coughs if t < 69.0]))
+    # An anchor that names nothing in the recording is not a window, and the answer says so.
+    c = lib.ask(res.sha256, "How many coughs are there after the dog barks?")
+    assert c.answer == str(len(coughs)) and "names nothing found" in " ".join(c.notes)
+
+
+def test_a_symptom_named_with_a_sound_word_is_read_from_what_was_said(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Is she coughing anything up, like phlegm?")
+    assert a.answer == "No" and a.plan["query"]["target"] == "speech"  # "a dry cough, nothing comes up"
 
 
 def test_when_with_nothing_in_the_window_says_so(indexed):

@@ -48,6 +48,23 @@ CASES = [
     ("Since when has he had the rash?", {}, "what_said", "speech", {}),
     ("In which knee is the swelling?", {}, "what_said", "speech", {}),
     ("At what dose was the inhaler started?", {}, "what_said", "speech", {}),
+    # A sound word inside another symptom's name asks about the symptom, not the sound.
+    ("Is she bringing up any mucus when she coughs?", {}, "exists", "speech", {}),
+    ("Does he ever cough up blood?", {}, "exists", "speech", {}),
+    ("Is there any sputum when he coughs in the mornings?", {}, "exists", "speech", {}),
+    ("Can you hear him coughing during the call?", {}, "exists", "event", {"event": "cough"}),
+    # A particle is not an emotion ("keep food down"); a state predicated of someone is ("seems down").
+    ("Is she managing to keep her food down?", {}, "exists", "speech", {"emotion": None}),
+    ("Did the man seem a bit down when he spoke about work?", {}, "exists", "emotion", {"emotion": "sad"}),
+    # Windows anchored on something the recording locates, in several wordings.
+    ("What's the first cough once the doctor begins examining her?", {}, "when_first", "event",
+     {"relative": ("once", "the doctor begins examining her")}),
+    ("How many times does she cough before the examination?", {}, "count", "event",
+     {"relative": ("before", "the examination")}),
+    ("After the phone call ends, does anybody laugh?", {}, "exists", "event",
+     {"relative": ("after", "the phone call ends"), "section": None}),
+    ("Did he say anything about his diet after the doctor mentioned cholesterol?", {}, "exists", "speech",
+     {"relative": ("after", "the doctor mentioned cholesterol")}),
 ]
 
 

@@ -69,8 +69,11 @@ CASES = [
     ("What is said in the twenty first minute?", None, (1200, 1260, None)),
     ("What is said at the start?", None, (0, 60, None)),
     ("What is said at the beginning of the recording?", None, (0, 60, None)),
-    ("What is said at the end?", D, (3540, 3600, None)),
-    ("What is said towards the end?", 1000.0, (940, 1000, None)),
+    # a bare "the end" is a share of the recording (20 %, within 1-5 minutes); "the very end" a minute
+    ("What is said at the end?", D, (3300, 3600, None)),
+    ("What is said towards the end?", 1000.0, (800, 1000, None)),
+    ("What is said at the very end?", D, (3540, 3600, None)),
+    ("Near the start, who talks?", 200.0, (0, 60, None)),
     ("What is said at the end?", None, None),
     # several expressions: the first wins
     ("At 00:30 and again at 04:07, who speaks?", None, (15, 45, 30)),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers import emotion, said, sounds, speech, voice
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
@@ -93,7 +94,16 @@ def answer(ctx: AnswerContext) -> Result | None:
     if op in ("describe", "what_said"):
         return speech.listing(ctx) or said.answer(ctx)
     if target == "event":
-        return sounds.answer(ctx)
+        got = sounds.answer(ctx)
+        if (op == "exists" and got.first == "No" and spec.mode != "exhibited" and spec.event in speech.SOUND_CATEGORY
+                and not lx.HEARD.search(spec.question)):
+            # "Has she noticed wheezing?", "does he have a cough?": a symptom that is also a sound is
+            # there when it is heard or when it is reported, so the findings answer too.
+            told = speech.exists(ctx)
+            if told.first == "Yes":
+                told.rationale += f" (No {spec.event.replace('_', ' ')} was detected as a sound.)"
+                return told
+        return got
     if target == "voice":
         return voice.answer(ctx)
     if target == "emotion" and op in ("exists", "when_first", "when_all", "count"):

@@ -15,7 +15,7 @@ from functools import cached_property
 from harp_desktop.agent.answerers.voice_match import gender_speakers, voice_segments
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import QuerySpec, Subject
-from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.retrieval.localize import format_clock, is_vague_edge, vague_edge_s
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
@@ -152,10 +152,19 @@ class AnswerContext:
                 spans = [self.consultation_span]
             if not spans:
                 self.notes.append(f"no {spec.section.replace('_', ' ')} was found; searched without it")
+        vague = is_vague_edge(spec.window_text or "")
+        if (vague and not spans and spec.subject.kind in ("patient", "clinician") and self.consultation_span
+                and spec.target == "speech"):
+            # "By the end, does the patient say...": the end of the consultation the patient and
+            # clinician speak in, not the waiting room after it
+            spans = [self.consultation_span]
         if spans and spec.window:
             w0, w1 = spec.window
             text = (spec.window_text or "").lower()
-            if re.search(r"\b(end|last|final|closing)\b", text):
+            if vague:
+                edge = vague_edge_s(spans[-1][1] - spans[0][0], "very" in text)
+                w0, w1 = (spans[-1][1] - edge, spans[-1][1]) if "end" in text else (spans[0][0], spans[0][0] + edge)
+            elif re.search(r"\b(end|last|final|closing)\b", text):
                 w0, w1 = spans[-1][1] - (w1 - w0), spans[-1][1]
             elif re.search(r"\b(start|beginning|first|opening)\b", text) and not re.search(r"\d{1,2}:\d{2}", text):
                 w0, w1 = spans[0][0], spans[0][0] + (w1 - w0)
@@ -165,17 +174,29 @@ class AnswerContext:
             base = spans
         else:
             base = [spec.window] if spec.window else [(0.0, dur)]
+        if self.relative is not None:
+            r0, r1, _ = self.relative
+            base = [(max(a, r0), min(b, r1)) for a, b in base if min(b, r1) > max(a, r0)] or [(r0, r1)]
         if spans:
-            self.notes.append(f"'{spec.section.replace('_', ' ')}' -> "
+            self.notes.append(f"'{(spec.section or 'consultation').replace('_', ' ')}' -> "
                               + ", ".join(f"{format_clock(a)}-{format_clock(b)}" for a, b in spans)
                               + (f"; searched {', '.join(f'{format_clock(a)}-{format_clock(b)}' for a, b in base)}"
                                  if spec.window else ""))
         return base
 
+    @cached_property
+    def relative(self) -> tuple[float, float, str] | None:
+        """The window an anchor phrase bounds ("after the examination starts"), see answerers/anchor.py."""
+        from harp_desktop.agent.answerers.anchor import resolve
+
+        return resolve(self)
+
     def in_window(self, start_s: float, end_s: float) -> bool:
         return any(end_s > a and start_s < b for a, b in self.windows)
 
     def window_words(self) -> str:
+        if self.relative is not None:
+            return self.relative[2]
         if self.spec.window_text:
             return f"in '{self.spec.window_text}'"
         if self.spec.section and len(self.windows) and self.windows[0] != (0.0, float(self.rec["duration_s"])):

@@ -154,7 +154,7 @@ def exists(ctx: AnswerContext) -> Result:
     if concepts:
         hits = [f for f in pool if f.concept in concepts]
         what = " / ".join(c for c in concepts)
-    elif spec.subject.kind == "other":
+    elif spec.subject.kind == "other" and _asks_health(spec):
         hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
         what = f"{spec.subject.describe()}'s health"
     elif spec.category:
@@ -194,6 +194,19 @@ def exists(ctx: AnswerContext) -> Result:
     return Result("No", f"No — not mentioned: no statement about {what} {where} "
                   f"{'' if spec.subject.kind == 'anyone' else 'by or about ' + spec.subject.describe()}".rstrip() + ".",
                   [], claim, True)
+
+
+# Words of a question about someone's health as a whole ("is her son ill?", "any problems with the
+# husband's health?"); any other content word is a specific predicate ("does the husband say he is
+# frightened?") that the person's symptoms do not answer.
+HEALTH_WORDS = set(lx.stems("ill unwell sick poorly health healthy well problem problems symptom symptoms wrong "
+                            "matter ok okay fine condition conditions illness complaint complaints suffer suffering"))
+
+
+def _asks_health(spec) -> bool:
+    own = set(lx.stems(spec.subject.name or ""))
+    rest = [t for t in lx.stems(" ".join(spec.terms)) if t not in own and t not in HEALTH_WORDS and t not in REPORTING]
+    return not rest
 
 
 def _term_hits(ctx: AnswerContext, terms: list[str], who: set[str] | None) -> list[Evidence]:

@@ -1,0 +1,81 @@
+"""Windows anchored on something the recording itself locates.
+
+"When is the first cough after the examination starts?", "once the consultation is over, when
+does she speak?", "before the doctor listens to his chest, ...", "after the doctor mentions the
+ECG, ...": the window's edge is a moment found in the index (a section's edge, the first
+examination act, the first sound of a kind, the first turn that says something), not a clock
+time. An anchor phrase that resolves to none of these is ignored (and the answer says so), so a
+"before" that is not a window ("did he smoke before quitting?") changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from harp_desktop.agent import lexicon as lx
+from harp_desktop.retrieval.localize import format_clock
+
+if TYPE_CHECKING:
+    from harp_desktop.agent.answerers.context import AnswerContext
+
+AFTER = ("after", "once", "following")  # the others ("before", "until", "till", "by the time") end the window
+
+
+def _section_edge(ctx: AnswerContext, relation: str, phrase: str) -> tuple[float, str] | None:
+    for kind in ("consultation", "phone_call"):
+        if not lx.SECTION_WORDS[kind].search(phrase.lower()):
+            continue
+        spans = [(a, b) for k, a, b in ctx.sections if k == kind]
+        if not spans:
+            return None
+        start = bool(lx.ANCHOR_START.search(phrase)) or (relation not in AFTER and not lx.ANCHOR_END.search(phrase))
+        t = spans[0][0] if start else spans[-1][1]
+        return t, f"the {kind.replace('_', ' ')} {'starts' if start else 'ends'}"
+    return None
+
+
+def _exam_start(ctx: AnswerContext) -> tuple[float, str] | None:
+    lo, hi = ctx.consultation_span or (0.0, float("inf"))
+    times = [f.start_s for f in ctx.findings if f.kind == "examination" and lo <= f.start_s <= hi]
+    times += [s["start_s"] for s in ctx.segments if lo <= s["start_s"] <= hi and lx.EXAM_ACT.search(s["text"] or "")
+              and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
+    return (min(times), "the examination starts") if times else None
+
+
+def _first_event(ctx: AnswerContext, phrase: str) -> tuple[float, str] | None:
+    label = next((k for k, p in lx.EVENTS.items() if p.search(phrase.lower())), None)
+    if label is None:
+        return None
+    found = ctx.tools.label(label, 0.0, float(ctx.rec["duration_s"]), "event")
+    return (min(e.start_s for e in found), f"the first {label.replace('_', ' ')}") if found else None
+
+
+def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[float, str] | None:
+    from harp_desktop.agent.answerers import said
+
+    m = lx.MENTION_ACT.search(phrase)
+    if m is None:
+        return None
+    key = said.rarest(ctx, m.group(2))
+    if not key:
+        return None
+    turns = [s for s in ctx.segments if s["text"].strip() and said.carries(s["text"], key)]
+    return (turns[0]["start_s"], f"'{m.group(2).strip()}' is first said") if turns else None
+
+
+def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
+    """The (start, end) the anchor phrase bounds, and words for it; None when it names nothing found."""
+    rel = ctx.spec.relative
+    if rel is None:
+        return None
+    relation, phrase = rel
+    found = (_section_edge(ctx, relation, phrase) or (_exam_start(ctx) if lx.EXAM_ACT.search(phrase) else None)
+             or _first_mention(ctx, phrase) or _first_event(ctx, phrase))
+    if found is None:
+        ctx.notes.append(f"'{relation} {phrase}' names nothing found in the recording; not used as a window")
+        return None
+    t, what = found
+    dur = float(ctx.rec["duration_s"])
+    if relation in AFTER:
+        return t, dur, f"after {what} ({format_clock(t)})"
+    return 0.0, t, f"before {what} ({format_clock(t)})"
