@@ -234,7 +234,7 @@ class Asker:
 
         roles: dict[str, str] = {}
         if cue:
-            voice = lx.CUE_VOICE.search(question) or re.search(r"\b(voice|speaks?|spoke|talks?|speaker|person)\b",
+            voice = lx.CUE_VOICE.search(question) or lx.PERSON_CUE.search(question) or re.search(r"\b(voice|speaks?|spoke|talks?|speaker|person)\b",
                                                                   question, re.I)
             sound = lx.EVENTS and any(p.search(question.lower()) for p in lx.EVENTS.values())
             roles["speaker" if voice and not sound else "sound"] = str(cue)

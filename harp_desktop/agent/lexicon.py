@@ -94,7 +94,7 @@ def choice(text: str) -> bool:
 
 
 TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", IC)
-LAST = re.compile(r"\b(last|final|latest|closing)\b(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", IC)
+LAST = re.compile(r"\bfor the (last|final) time\b|\b(last|final|latest|closing)\b(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", IC)
 # An event named in a "when she coughs" clause sets the scene; it is not what is asked about.
 SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", IC)
 YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", IC)
@@ -129,8 +129,9 @@ MOOD_WORDS = re.compile(r"\bemotion\w*|\bfeel\w*|\bmood\b|\btone\b|\bsound(s|ed)
 SOUNDS_LIKE = re.compile(r"\bsound\w*|\bseem\w*|\bvoice\b|\btone\b|\bcome across\b|\bcame across\b|\bcomes across\b|\bshow\w*"
                          r"|\bexpress\w*|\bemotion\w*|\bfeel\w*|\bmood\b|\bspeaks?\b|\bspoke\b|\btalk\w*|\bhear\w*|\bheard\b"
                          r"|\bbecome\b|\bbecame\b|\bget(s)?\b|\bwas\b|\bis\b|\bwere\b|\bare\b", IC)
-SAID_ABOUT = re.compile(r"\b(say|says|said|mention\w*|report\w*|tell|tells|told|admit\w*|complain\w*)\b.{0,30}\b(that )?"
-                        r"(she|he|they|i|the patient)?\b.{0,10}\b(was|is|felt|feels|feeling|being|were|am)\b", IC)
+# A verb of saying governs the feeling word: "when does the GP say she isn't worried?" asks for words, not a voice.
+SAID_ABOUT = re.compile(r"\b(say|says|said|saying|mention\w*|report\w*|tell|tells|told|admit\w*|complain\w*|describ\w*|"
+                        r"explain\w*|state[sd]?|reassur\w*|express\w* (that|concern|worry))\b(?!.{0,12}\b(voice|tone)\b)", IC)
 HEARD = re.compile(r"\bheard\b|\baudibl\w*|\bhear\b|\blisten\w*|\bhow many (times|coughs|sneezes)\b|\bcan be\b", IC)
 REPORTED = re.compile(r"\breport\w*|\b(say|says|said)\b|\bmention\w*|\btell|\btold\b|\bdescrib\w*|\bcomplain\w*|\bdeny|"
                       r"\bdenie\w*|\bdiscuss\w*|\bbring up\b|\bbrought up\b|\badmit\w*|\bhow long\b|\bsince when\b|"
@@ -170,6 +171,10 @@ GENDER = re.compile(r"\b(the|a|that|this|one) (man|woman|lady|gentleman|male|fem
                     r"(?! (speaking |talking |heard |who speaks )?(at|around) \d)", IC)
 GENDER_WORD = {"man": "man", "gentleman": "man", "male": "man", "guy": "man", "boy": "man",
                "woman": "woman", "lady": "woman", "female": "woman", "girl": "woman"}
+# With an example clip, "this reader", "that woman", "the man in the clip" point at the clip's voice.
+PERSON_CUE = re.compile(r"\b(this|that) (reader|man|woman|lady|gentleman|narrator|presenter|caller|individual|child|girl|boy|"
+                        r"guy|person|speaker|voice)\b|\b(man|woman|person|speaker|voice|reader|lady)( heard)? (in|from|of) "
+                        r"(this|the|that) (clip|sample|example|recording snippet)\b", IC)
 CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) (the|this) (clip|sample|example|recording))?"
                        r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", IC)
 

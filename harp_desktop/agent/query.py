@@ -237,7 +237,7 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     # Topic words only: the window's own words ("near the end") and the subject's are not the topic.
     framing = set(lx.content_terms(spec.window_text or "")) | {"end", "start", "beginning", "near", "first", "last",
                                                                  "final", "minute", "minutes", "seconds"}
-    spec.terms = [t for t in lx.content_terms(lx.SCENE.sub(" ", u)) if t not in framing]
+    spec.terms = [t for t in lx.content_terms(lx.SCENE.sub(" ", u_scope)) if t not in framing]
     if spec.target == "event" and spec.event is None and cues.get("sound"):
         spec.event = None  # the clip's own sound class is read at answer time
     return spec

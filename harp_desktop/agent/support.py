@@ -44,6 +44,9 @@ def carries(e: Evidence, claim: dict, tags: list[dict], emotion_of: dict[int, st
             t["kind"] == "emotion" and t["label"] == label and _overlaps(e, t["start_s"], t["end_s"]) for t in tags)
     if kind == "voice":
         return e.scores.get("speaker", 0.0) > 0.0
+    if kind == "turn":  # "when does her husband first speak?": a spoken turn of one of the subject's voices
+        who = claim.get("speakers")
+        return bool(e.text.strip()) and (not who or getattr(e, "speaker_label", None) in who)
     if kind == "finding":
         return bool(e.text.strip()) or any(t["kind"] == "event" and _overlaps(e, t["start_s"], t["end_s"]) for t in tags)
     if kind == "speech":

@@ -76,6 +76,26 @@ def test_a_symptom_named_with_a_sound_word_is_read_from_what_was_said(consultati
     assert a.answer == "No" and a.plan["query"]["target"] == "speech"  # "a dry cough, nothing comes up"
 
 
+@pytest.mark.parametrize(("question", "want"), [
+    ("Who wanted to know whether she'd had a temperature?", "doctor"),  # asking: the question turn
+    ("Who was the first to bring up amlodipine?", "patient"),  # raising: the earliest turn that carries it
+    ("Who tells her to phone for an ambulance if things get worse?", "doctor"),  # an act of speech, not a finding
+    ("Which speaker says her father had a heart attack?", "patient"),
+])
+def test_who_did_what_with_the_words(consultation, question, want):
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    assert a.answer.split()[0] == want, (a.answer, a.rationale)
+
+
+def test_speaking_turn_questions_name_no_topic(consultation):
+    lib, res = consultation
+    first = lib.ask(res.sha256, "When does the patient first say anything?")
+    last = lib.ask(res.sha256, "When does the doctor speak for the final time?")
+    assert abs(parse_clock(first.answer) - 12.0) <= 2.0, first.rationale
+    assert abs(parse_clock(last.answer) - 118.3) <= 2.0, last.rationale
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

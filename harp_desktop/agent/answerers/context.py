@@ -19,6 +19,8 @@ from harp_desktop.retrieval.localize import format_clock, is_vague_edge, vague_e
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
+RELATION = (r"\b(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|companion|grandson|"
+            r"granddaughter|child|brother|sister)\b")
 ATTRIBUTE_S = 1.5  # a sound this close to a turn belongs to that turn's speaker
 CLINICIAN_SHARE = 0.3  # a voice asking questions in this share of its turns is the clinician (no stored roles)
 
@@ -153,11 +155,15 @@ class AnswerContext:
             if not spans:
                 self.notes.append(f"no {spec.section.replace('_', ' ')} was found; searched without it")
         vague = is_vague_edge(spec.window_text or "")
-        if (vague and not spans and spec.subject.kind in ("patient", "clinician") and self.consultation_span
-                and spec.target == "speech"):
-            # "By the end, does the patient say...": the end of the consultation the patient and
-            # clinician speak in, not the waiting room after it
-            spans = [self.consultation_span]
+        if vague and not spans and spec.subject.kind in ("patient", "clinician") and spec.target == "speech":
+            # "By the end, does the patient say...": the end of the part of the recording the patient
+            # speaks in (the consultation, and a phone call after it), not the waiting room after that.
+            who = self.speakers_for(spec.subject)
+            theirs = [s for s in self.segments if who and self.label_of(s) in who and s["text"].strip()]
+            if theirs:
+                spans = [(theirs[0]["start_s"], theirs[-1]["end_s"])]
+            elif self.consultation_span:
+                spans = [self.consultation_span]
         if spans and spec.window:
             w0, w1 = spec.window
             text = (spec.window_text or "").lower()
@@ -213,6 +219,12 @@ class AnswerContext:
             got = {k for k, v in self.roles.items() if v == subject.kind}
             if subject.kind == "other" and not got:
                 return set()
+            if subject.kind == "other" and self.consultation_span and re.search(RELATION, subject.name or "", re.I):
+                # "Her husband" came with the patient: of the other voices, those heard in the consultation
+                # (not a bystander in the waiting room), when there are any.
+                lo, hi = self.consultation_span
+                inside = {self.label_of(s) for s in self.segments if s["text"].strip() and lo <= s["start_s"] < hi}
+                return (got & inside) or got
             return got
         if subject.kind == "named":
             want = (subject.name or "").lower()

@@ -207,6 +207,26 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     return sorted(out, key=lambda x: -x[0])
 
 
+def own_relevance(ctx: AnswerContext, question: str) -> list[tuple[float, dict]]:
+    """Turns in the question's windows by how much they themselves say what the question names
+    (0.55 x rare-word overlap + 0.45 x meaning), best first; no reply or answer-kind terms: for
+    "who said / asked / brought up X", where the turn that carries X is the answer."""
+    by_start = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()]
+    segs = [s for s in by_start if ctx.in_window(s["start_s"], s["end_s"])]
+    terms = focus_terms(lx.QUOTE_FREE.sub(lambda m: m.group(1), question))
+    if not segs or not terms:
+        return []
+    n = max(len(by_start), 1)
+    idf = {t: math.log((n + 1) / (1 + df)) + 0.1 for t, df in doc_freq(ctx, terms).items()}
+    total = sum(idf.values()) or 1.0
+    sem, _ = _semantic(ctx, question, segs)
+    out = []
+    for s in segs:
+        st = set(_stems(s["text"]))
+        out.append((0.55 * sum(w for t, w in idf.items() if t in st) / total + 0.45 * sem.get(s["id"], 0.0), s))
+    return sorted(out, key=lambda x: -x[0])
+
+
 def _semantic(ctx: AnswerContext, question: str, segs: list[dict]
               ) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
     """Cosine of each turn, and of each (turn, next turn by another voice) exchange, to the

@@ -280,8 +280,44 @@ def _beyond_section(spec) -> list[str]:
     return [t for t in lx.content_terms(body) if not BOUNDARY.fullmatch(t) and t not in EDGE_WORDS]
 
 
+# Words that only say someone spoke: "when does her husband speak for the last time?" names no topic.
+SPEAKING = {lx.stem(w) for w in ("speak speaks spoke speaking talk talks talked talking say says said saying word words "
+                                 "voice heard hear contribute chip chime utter open mouth time times final first last "
+                                 "husband wife partner son daughter mother father relative receptionist friend").split()}
+
+
+def _topic_of_when(spec) -> list[str]:
+    """The question's topic stems without its window, its anchor, its subject and words of speaking."""
+    body = spec.question
+    for phrase in (spec.window_text, " ".join(spec.relative) if spec.relative else None, spec.subject.name,
+                   *[o.name for o in spec.others]):
+        if phrase:
+            body = body.replace(phrase, " ")
+    return [t for t in said.focus_terms(body) if t not in SPEAKING]
+
+
+def speaking_turn(ctx: AnswerContext) -> Result:
+    """"When does the patient first say something?", "when does her husband speak for the last time?":
+    the subject's first (or last) turn in the window."""
+    spec = ctx.spec
+    who = ctx.speakers_for(spec.subject)
+    turns = [s for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])
+             and (who is None or ctx.label_of(s) in who)]
+    claim = {"kind": "turn", "speakers": sorted(who) if who else None}
+    if not turns:
+        return Result("Not found", f"{spec.subject.describe().capitalize()} does not speak {ctx.window_words()}.", [],
+                      claim, False)
+    pick = turns[-1] if spec.ordinal == "last" else turns[0]
+    ev = ctx.evidence(pick, "time")
+    return Result(format_clock(pick["start_s"]), f"{spec.subject.describe().capitalize()} ({ctx.label_of(pick)}) speaks "
+                  f"for the {spec.ordinal} time {ctx.window_words()} at {span(ev)}: \"{pick['text'].strip()[:120]}\"",
+                  [ev], claim)
+
+
 def when(ctx: AnswerContext) -> Result:
     spec = ctx.spec
+    if spec.subject.kind != "anyone" and not spec.quote and not _topic_of_when(spec):
+        return speaking_turn(ctx)
     if spec.section and BOUNDARY.search(spec.question) and len(_beyond_section(spec)) <= 1:
         # "When does the consultation start?": the section's own edge.
         a, b = ctx.windows[0][0], ctx.windows[-1][1]
@@ -314,14 +350,31 @@ def when(ctx: AnswerContext) -> Result:
                   f"\"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
 
 
+# How a "who" question names what was done: asking ("who wanted to know..."), raising a topic first
+# ("who brought up..."), or another act of speech ("who tells him to..."). A question with none of these
+# asks who holds a fact ("who is allergic to...", "who still smokes?"): the findings answer that.
+ASKING = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|question\w*|want\w* to know|wonder\w*|check\w* (whether|if))\b", re.I)
+RAISING = re.compile(r"\b(br(ing|ings|ought) up|rais\w*|first (mention\w*|talk\w*|sa(y|id|ys))|introduc\w*|start\w* talking)\b",
+                     re.I)
+SPEECH_ACT = re.compile(r"\b(tell\w*|told|sa(y|ys|id)|suggest\w*|advis\w*|recommend\w*|call\w*|mention\w*|explain\w*|"
+                        r"offer\w*|propos\w*|instruct\w*|remind\w*|warn\w*|reassur\w*|describ\w*|point\w* out|"
+                        r"use[sd]? the (word|phrase))\b", re.I)
+
+
 def who(ctx: AnswerContext) -> Result:
-    """"Who mentions X?" / "who is allergic to X?": the speaker (and role) of the statement."""
+    """"Who mentions X?" / "who asked about X?" / "who is allergic to X?": the speaker (and role) of
+    the turn that carries X (a question, for asking; the earliest strong one, for raising), or of the
+    statement of the fact."""
     spec = ctx.spec
+    q = spec.question
+    asked, raised, act = ASKING.search(q), RAISING.search(q), SPEECH_ACT.search(q)
+    claim = {"kind": "speech", "terms": spec.terms}
     concepts = question_concepts(ctx)
     found = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)]
-    asked = re.search(r"\b(ask\w*|enquir\w*|inquir\w*|question\w*)\b", spec.question, re.I)
-    claim = {"kind": "speech", "terms": spec.terms}
-    if found and not asked and not MENTION.search(spec.question):
+    # "Who still smokes?": the one it is true of now (an ex-smoker's "I gave up" is not the answer).
+    pref = ["affirmed", "family", "uncertain"] + ([] if spec.tense == "current" else ["historical"])
+    found = sorted((f for f in found if f.status in pref), key=lambda f: (pref.index(f.status), f.start_s))
+    if found and not (asked or raised or act):
         f = found[0]
         ev = _ev(ctx, f)
         word = "the patient" if f.role == "patient" else f"the {ctx.role_name(f.speaker)}" if f.role else (f.speaker or "?")
@@ -329,33 +382,41 @@ def who(ctx: AnswerContext) -> Result:
             word = "someone else (a relative)"
         return Result(_options_word(spec, word), f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
                       f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], claim)
-    hits = _term_hits(ctx, spec.terms, None)
+    body = q
+    for pat in (ASKING, RAISING, SPEECH_ACT):
+        body = pat.sub(" ", body)
+    scored = [(sc, s) for sc, s in said.own_relevance(ctx, body) if sc > 0]
     if asked:
-        hits = [e for e in hits if "?" in e.text] or hits
-    if not hits:
-        # ASR mishears drug names ("the peroxide" for levothyroxine): the turn whose letters come
-        # closest, when it is far closer than any other turn.
-        long_terms = [t for t in spec.terms if len(t) >= 6]
-        scored = sorted(((max((fuzz.partial_ratio(t, s["text"].lower().replace(" ", "")) for t in long_terms),
-                               default=0), s) for s in ctx.segments
-                         if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])), key=lambda x: -x[0])
-        if scored and (scored[0][0] >= 80 or (scored[0][0] >= 65 and scored[0][0] - (scored[1][0] if len(scored) > 1
-                                                                                       else 0) >= 12)):
-            hits = [ctx.evidence(scored[0][1], "keyword", scored[0][0] / 100)]
-            ctx.notes.append("the words asked about were not found verbatim; this is the closest-matching turn")
-    if not hits:
-        return Result("Not found", f"Nobody says {' '.join(spec.terms[:4])} {ctx.window_words()}.", [], claim, False)
-    if len(hits) > 1:
-        # Several turns say the words: the one that best carries the whole question ("who suggested
-        # keeping the cat out of the bedroom?" is the turn with cat + bedroom + keep, not "the cat can sleep downstairs").
-        order = {s["id"]: k for k, (_, s) in enumerate(said.rank(ctx))}
-        hits = sorted(hits, key=lambda h: order.get(h.segment_id, 10 ** 6))
+        scored = [(sc, s) for sc, s in scored if said._is_question(s["text"])] or scored
+    if scored and raised:
+        best = scored[0][0]
+        scored = sorted([x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])  # who raised it first
+    if not scored:
+        hits = _closest_spelling(ctx, spec)
+        if not hits:
+            return Result("Not found", f"Nobody says {' '.join(spec.terms[:4])} {ctx.window_words()}.", [], claim, False)
+    else:
+        hits = [ctx.evidence(s, "keyword", sc) for sc, s in scored[:2]]
     e = hits[0]
     label = getattr(e, "speaker_label", None) or e.speaker
     role = ctx.roles.get(label or "")
     word = "the patient" if role == "patient" else f"the {ctx.role_name(label)}" if role else (e.speaker or "?")
     return Result(_options_word(spec, word), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
-                  f"\"{e.text.strip()[:140]}\".", hits[:2], claim)
+                  f"\"{e.text.strip()[:140]}\".", hits[:2], {"kind": "speech", "terms": []})
+
+
+def _closest_spelling(ctx: AnswerContext, spec) -> list[Evidence]:
+    """ASR mishears drug names ("the peroxide" for levothyroxine): the turn whose letters come closest,
+    when it is far closer than any other turn."""
+    long_terms = [t for t in spec.terms if len(t) >= 6]
+    scored = sorted(((max((fuzz.partial_ratio(t, s["text"].lower().replace(" ", "")) for t in long_terms), default=0), s)
+                     for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])),
+                    key=lambda x: -x[0])
+    if scored and (scored[0][0] >= 80 or (scored[0][0] >= 65 and scored[0][0] - (scored[1][0] if len(scored) > 1
+                                                                                   else 0) >= 12)):
+        ctx.notes.append("the words asked about were not found verbatim; this is the closest-matching turn")
+        return [ctx.evidence(scored[0][1], "keyword", scored[0][0] / 100)]
+    return []
 
 
 def _options_word(spec, word: str) -> str:
