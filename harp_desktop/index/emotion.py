@@ -4,8 +4,12 @@ Features (``FEATURE_VERSION``), shared with models/emotion/train_emotion.py so t
 and inference cannot drift: the YAMNet 1024-d embeddings of the 0.48 s frames whose
 centres fall inside the span, pooled as mean and std, then the Whisper encoder states
 (``WHISPER_PROFILE``'s weights; each segment encoded alone with SEGMENT_PAD_S of its
-surroundings, as training encodes a clip: ``segment_states``, harp_desktop/index/whisper_enc.py)
-of the 20 ms frames inside the span, pooled as mean and std, then ``PROSODY``: pitch from a
+surroundings, as training encodes a clip: ``segment_states``, harp_desktop/index/whisper_enc.py;
+``ENCODINGS``: zero-padded to Whisper's 30 s window for heads up to v7, the shipped one; or, for a head
+trained on FEATURE_V6 such as the v8 candidate of issue 18 (models/emotion/REPORT.md, not shipped), at the
+segment's own length in equal windows of at most SHORT_WINDOW_S; the head's ``feature_version`` picks
+the cut) of the 20 ms frames inside the span,
+pooled as mean and std, then ``PROSODY``: pitch from a
 vectorised YIN at 8 kHz, energy dynamics, a speaking-rate proxy, spectral balance and
 MFCC 1-12 statistics over the active frames, all level-invariant (no absolute loudness:
 it separates RAVDESS emotions but not real recordings). The head
@@ -37,7 +41,14 @@ from harp_desktop.index.whisper_enc import EncoderStates, encode
 SR = 16000
 SPEECH_VERSION = "emo-feat-v3"  # YAMNet + prosody + voice quality (speech_features), unchanged since head v3
 WHISPER_PROFILE, WHISPER_DIM = "tiny.en", 384  # the ASR profile whose encoder the head was trained on
-FEATURE_VERSION = f"emo-feat-v5-whisper-{WHISPER_PROFILE}"  # speech_features + the Whisper encoder block
+SHORT_WINDOW_S = 8.0  # FEATURE_V6 (v8 candidate): the encoder runs on the segment itself, equal windows of at most this
+FEATURE_V5 = f"emo-feat-v5-whisper-{WHISPER_PROFILE}"  # speech_features + Whisper states, 30 s padded windows
+FEATURE_V6 = f"emo-feat-v6-whisper-{WHISPER_PROFILE}-unpadded{SHORT_WINDOW_S:g}s"  # the same, unpadded windows
+ENCODINGS = {FEATURE_V5: (30.0, 30.0, False), FEATURE_V6: (SHORT_WINDOW_S, None, True)}  # -> encode(window_s, pad_to, equal)
+# What the shipped head (models/emotion/emotion_head.npz, v7) was trained on. The v8 candidate on FEATURE_V6 is
+# about 15x cheaper in the encoder but lost 0.013 of held-out 8-class accuracy and a dev line's coarse group
+# (models/emotion/REPORT.md, "Head v8 candidate"); a head on either version loads (EmotionModel.encoding).
+FEATURE_VERSION = FEATURE_V5
 _SR8, _W, _HOP, _TMIN, _TMAX, _NFFT = 8000, 200, 80, 16, 134, 512  # YIN at 8 kHz: 25 ms, 60-500 Hz
 _HANN = np.hanning(2 * _W).astype(np.float32)
 PROSODY = [
@@ -225,8 +236,10 @@ class EmotionModel:
             # Speaker normalisation (head v4): columns [spk_start:] z-scored per speaker, shrunk to this prior.
             self.spk = ((int(z["spk_start"]), z["spk_mean"].astype(np.float64), z["spk_var"].astype(np.float64),
                          float(z["spk_n0"])) if "spk_start" in z.files else None)
-        if version != FEATURE_VERSION:
-            raise ValueError(f"{head_path}: features {version}, this code computes {FEATURE_VERSION}")
+        if version not in ENCODINGS:
+            raise ValueError(f"{head_path}: features {version}, this code computes {' or '.join(ENCODINGS)}")
+        self.feature_version = version
+        self.encoding = ENCODINGS[version]  # whisper_enc.encode's (window_s, pad_to, equal), as the head was trained
         self._tagger = tagger  # a YamnetTagger, used only when no embeddings are given
         self._whisper = whisper  # a faster_whisper.WhisperModel of WHISPER_PROFILE; loaded on first predict() if None
 
@@ -255,7 +268,7 @@ class EmotionModel:
         if self._whisper is None:
             self._whisper = load_whisper()
         wav = np.asarray(wav16k, np.float32)
-        return features(wav, embeddings, encode(self._whisper, wav).pool(0.0, len(wav) / SR))
+        return features(wav, embeddings, encode(self._whisper, wav, *self.encoding).pool(0.0, len(wav) / SR))
 
     def predict(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> dict[str, float]:
         f = self.clip_features(wav16k, embeddings)
@@ -273,11 +286,13 @@ def spans(a: float, b: float) -> list[tuple[float, float]]:
     return out
 
 
-def segment_states(whisper, audio: np.ndarray, a: float, b: float) -> EncoderStates:
+def segment_states(whisper, audio: np.ndarray, a: float, b: float,
+                   encoding: tuple = ENCODINGS[FEATURE_VERSION]) -> EncoderStates:
     """Whisper encoder states of one segment heard alone (SEGMENT_PAD_S of its own surroundings on each side,
-    zero-padded to Whisper's 30 s window), times in recording seconds: as train_emotion.py encodes a clip."""
+    cut into windows as ``encoding`` says: ENCODINGS[the head's feature version]), times in recording seconds:
+    as train_emotion.py encodes a clip."""
     i0 = max(0, int((a - SEGMENT_PAD_S) * SR))
-    st = encode(whisper, audio[i0: int((b + SEGMENT_PAD_S) * SR)])
+    st = encode(whisper, audio[i0: int((b + SEGMENT_PAD_S) * SR)], *encoding)
     return EncoderStates(st.states, st.times + i0 / SR)
 
 
@@ -311,7 +326,7 @@ def run_emotion(ctx) -> dict:
             ctx.report(0.9 * i / max(1, len(segs)))
         seg = ctx.audio[int(s["start_s"] * SR): int(s["end_s"] * SR)]
         feats.append(span_features(seg, int(s["start_s"] * SR) / SR, spans(s["start_s"], s["end_s"]), times, embs,
-                                   segment_states(whisper, ctx.audio, s["start_s"], s["end_s"])))
+                                   segment_states(whisper, ctx.audio, s["start_s"], s["end_s"], model.encoding)))
     # Each diarized speaker's statistics come from all their segments (whole-segment rows), labels unknown.
     by_speaker: dict = {}
     for s, f in zip(segs, feats, strict=True):

@@ -26,11 +26,11 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fitting import GROUPS, fit, group_confusion, save_npz, speaker_normalise, standardise_w  # noqa: E402
+from fitting import GROUPS, fit, group_confusion, save_npz, speaker_normalise, standardise_w, write_loao  # noqa: E402
 from train_dimensions import VARIANTS, load  # noqa: E402
 from train_emotion import PLAIN, PLAIN_RHO  # noqa: E402
 
-from harp_desktop.index.emotion import FEATURE_VERSION, N_WHISPER, PROSODY, softmax  # noqa: E402
+from harp_desktop.index.emotion import ENCODINGS, FEATURE_VERSION, N_WHISPER, PROSODY, softmax  # noqa: E402
 from harp_desktop.index.speaker_norm import N0, population_prior  # noqa: E402
 from harp_desktop.index.voice_quality import VOICE  # noqa: E402
 
@@ -38,6 +38,7 @@ LABELS = ["neutral", "calm", "happy", "sad", "angry", "fearful", "disgust", "sur
 LAM, ALPHA, BETA = 0.1, 0.15, 0.6
 N_EMB = 2048
 STARTS = {"speech features": N_EMB + N_WHISPER, "speech + Whisper": N_EMB}
+SHIP_ROW = "z-score speech features, balanced reference"  # the recipe write_head writes (head v7, v8)
 
 
 def normalised(d: dict, train: np.ndarray, start: int, fracs=None) -> np.ndarray:
@@ -66,7 +67,9 @@ def centred_whisper(d: dict) -> np.ndarray:
     return X
 
 
-def loao(d: dict, make) -> tuple[float, float, np.ndarray]:
+def loao(d: dict, make, out: Path | None = None) -> tuple[float, float, np.ndarray]:
+    """Held-out-actor 8-class and coarse accuracy, coarse confusion; ``out``: also write the held-out
+    probabilities (before temperature and deployment prior) in loao.json's layout."""
     y = np.array([LABELS.index(str(e)) for e in d["emo"]])
     canon = (d["variant"] == 0) & ~d["extra"]
     logits = np.zeros((len(y), len(LABELS)))
@@ -78,12 +81,19 @@ def loao(d: dict, make) -> tuple[float, float, np.ndarray]:
         logits[te] = ((X[te] - mu) / sd) @ W + b
     acc = float((logits[canon].argmax(1) == y[canon]).mean())
     gacc, gcm = group_confusion(softmax(logits[canon]), y[canon], LABELS)
+    if out:
+        ids = ", ".join(f"{a:02d}" for a in np.unique(d["actor"][canon]))
+        write_loao(out, LABELS, d["actor"][canon], y[canon], softmax(logits[canon]),
+                   f"8-class head, speech features z-scored per speaker (balanced reference), leave-one-actor-out over "
+                   f"actors {ids}, fixed lambda {LAM} alpha {ALPHA} beta {BETA} (compare_speaker_norm.py, not nested), "
+                   "canonical variant of each clip, probabilities before temperature and deployment prior")
     return acc, gacc, gcm
 
 
-def write_head(d: dict, path: Path) -> None:
+def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_from: Path | None = None) -> None:
     """The speaker-normalised candidate on all actors, in the npz layout EmotionModel reads (spk_* arrays);
-    temperature and deployment prior copied from the shipped head."""
+    temperature and deployment prior copied from the shipped head (or ``temperature_from``); ``version``: the
+    feature version (Whisper encoding) the rows of d were computed with."""
     start = STARTS["speech features"]
     canon = (d["variant"] == 0) & ~d["extra"]
     prior = population_prior(d["X"][canon, start:], d["actor"][canon])
@@ -91,15 +101,16 @@ def write_head(d: dict, path: Path) -> None:
     y = np.array([LABELS.index(str(e)) for e in d["emo"]])
     mu, sd = standardise_w(X, N_EMB, ALPHA, N_WHISPER, BETA)
     W, b = fit((X - mu) / sd, y, len(LABELS), LAM, d["extra"], PLAIN_RHO)
-    with np.load(Path(__file__).with_name("emotion_head.npz")) as z:
+    with np.load(temperature_from or Path(__file__).with_name("emotion_head.npz")) as z:
         temperature, log_prior = z["temperature"], z["log_prior"]
     save_npz(path, W=W.astype(np.float32), b=b.astype(np.float32), mean=mu.astype(np.float32),
              std=sd.astype(np.float32), labels=np.array(LABELS), temperature=temperature, log_prior=log_prior,
-             neutral=np.array("neutral"), feature_version=np.array(FEATURE_VERSION), spk_start=np.array(start),
+             neutral=np.array("neutral"), feature_version=np.array(version), spk_start=np.array(start),
              spk_mean=prior[0].astype(np.float32), spk_var=prior[1].astype(np.float32), spk_n0=np.array(N0, np.float32),
              prosody=np.array(PROSODY + VOICE), provenance=np.array(
                  "speaker-normalised candidate (issue 18), RAVDESS ser-train actors (CC BY-NC-SA 4.0, non-commercial) "
-                 f"+ flite plain TTS; models/emotion/compare_speaker_norm.py lambda {LAM} alpha {ALPHA} beta {BETA}"))
+                 f"+ flite plain TTS; models/emotion/compare_speaker_norm.py lambda {LAM} alpha {ALPHA} beta {BETA}; "
+                 f"features {version}"))
     print(f"wrote {path}")
 
 
@@ -111,10 +122,16 @@ def main() -> None:
     ap.add_argument("--variants", type=int, default=VARIANTS)
     ap.add_argument("--write-head", type=Path, default=None,
                     help="also write the all-actor 'z-score speech features' head (the issue-18 candidate) here")
+    ap.add_argument("--features", choices=list(ENCODINGS), default=FEATURE_VERSION,
+                    help="Whisper encoding of the clips (emotion.ENCODINGS): 30 s padded (v5, head v7) or unpadded (v6, head v8)")
+    ap.add_argument("--temperature-from", type=Path, default=None,
+                    help="head whose temperature and deployment prior the written head copies (default: the shipped one)")
+    ap.add_argument("--loao-out", type=Path, default=None,
+                    help="write the 'z-score speech features, balanced reference' row's held-out probabilities here")
     args = ap.parse_args()
-    d = load(args.ser_dir, args.cache, args.plain, 0, args.variants)
+    d = load(args.ser_dir, args.cache, args.plain, 0, args.variants, args.features)
     if args.write_head:
-        write_head(d, args.write_head)
+        write_head(d, args.write_head, args.features, args.temperature_from)
     rows = {"none (shipped recipe)": lambda tr: d["X"]}
     for name, start in STARTS.items():
         rows[f"z-score {name}, balanced reference"] = lambda tr, s=start: normalised(d, tr, s)
@@ -123,7 +140,7 @@ def main() -> None:
     rows["Whisper block centred per speaker"] = lambda tr: xc
     out = {}
     for name, make in rows.items():
-        acc, gacc, gcm = loao(d, make)
+        acc, gacc, gcm = loao(d, make, args.loao_out if name == SHIP_ROW else None)
         out[name] = {"8-class": acc, "coarse": gacc, "coarse_confusion": gcm.tolist()}
         print(f"{name:55s} 8-class {acc:.3f} coarse {gacc:.3f}", flush=True)
     print(json.dumps({"groups": list(GROUPS), **out}, indent=1))

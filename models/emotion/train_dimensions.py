@@ -54,13 +54,15 @@ MIN_DIFF = 0.1  # a pair counts for "which is higher" when the derived truths di
 N_EMB = 2048
 
 
-def load(ser_dir: Path, cache: Path, plain: Path | None, seed: int, variants: int) -> dict:
-    data = extract(ser_dir, cache, seed, variants)
+def load(ser_dir: Path, cache: Path, plain: Path | None, seed: int, variants: int,
+         version: str = FEATURE_VERSION) -> dict:
+    """RAVDESS (and plain TTS) features; ``version``: which Whisper encoding (emotion.ENCODINGS)."""
+    data = extract(ser_dir, cache, seed, variants, version)
     keys = ("X", "clip", "variant", "emo", "actor", "intensity")
     data = {k: data[k] for k in keys}
     data["extra"] = np.zeros(len(data["X"]), bool)
     if plain:
-        pl = extract_plain(plain, cache.with_name(f"{cache.stem}.plain.npz"), seed, variants)
+        pl = extract_plain(plain, cache.with_name(f"{cache.stem}.plain.npz"), seed, variants, version)
         pl["X"] = combine(pl["X"], pl["WX"])
         pl["extra"] = np.ones(len(pl["X"]), bool)
         data = {k: np.concatenate([data[k], pl[k]]) for k in (*keys, "extra")}

@@ -41,6 +41,8 @@ sys.path.insert(0, str(REPO))
 
 from harp_desktop import weights  # noqa: E402
 from harp_desktop.index.emotion import (  # noqa: E402
+    ENCODINGS,
+    FEATURE_V5,
     FEATURE_VERSION,
     N_WHISPER,
     PROSODY,
@@ -141,14 +143,41 @@ def _cached(cache: Path, key: str) -> dict | None:
     return None
 
 
-def extract_plain(plain_dir: Path, cache: Path, seed: int, variants: int = PLAIN_VARIANTS) -> dict:
-    """Features of the plain TTS clips (models/emotion/make_plain_speech.py), label neutral, pseudo-actor 0."""
+def whisper_cache(cache: Path, version: str) -> Path:
+    """Where the Whisper block of ``version`` is cached next to a speech-feature cache (v5: the old name)."""
+    tag = WHISPER_PROFILE if version == FEATURE_V5 else version
+    return cache.with_name(f"{cache.stem}.whisper-{tag}.npz")
+
+
+def encode_clips(signals, version: str, label: str) -> np.ndarray:
+    """(n, N_WHISPER) pooled Whisper states of (signal, span start, span end) triples, encoded as ``version`` says."""
+    model = load_whisper(cpu_threads=1)  # one thread: the same numbers on every run
+    WX, t0 = [], time.perf_counter()
+    for i, (sig, a, b) in enumerate(signals):
+        WX.append(encode(model, sig, *ENCODINGS[version]).pool(a, b))
+        if i % 100 == 99:
+            print(f"  Whisper encoder ({label}) {i + 1} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return np.array(WX, np.float32)
+
+
+def extract_plain(plain_dir: Path, cache: Path, seed: int, variants: int = PLAIN_VARIANTS,
+                  version: str = FEATURE_VERSION) -> dict:
+    """Features of the plain TTS clips (models/emotion/make_plain_speech.py), label neutral, pseudo-actor 0.
+
+    Speech features in ``cache``, the Whisper block (``version``'s encoding) in whisper_cache(cache, version)."""
     files = sorted(plain_dir.glob("plain_*.flac"))
     names = [f.name for f in files]
     digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
-    key = hashlib.sha256(f"{FEATURE_VERSION}|{SPEECH_VERSION}|{seed}|{variants}|{names}|{digest}".encode()).hexdigest()[:16]
+    key = hashlib.sha256(f"{SPEECH_VERSION}|{seed}|{variants}|{names}|{digest}".encode()).hexdigest()[:16]
+    wkey = hashlib.sha256(f"{version}|{key}".encode()).hexdigest()[:16]
+    wc = whisper_cache(cache, version)
     if (out := _cached(cache, key)) is not None:
-        return out
+        if (w := _cached(wc, wkey)) is None:
+            w = {"key": np.array(wkey), "WX": encode_clips(
+                ((sig, a, b) for _, _, _, sig, a, b in clip_variants(files, seed, variants, PLAIN_CI0)), version,
+                "plain")}
+            np.savez(wc, **w)
+        return {**out, "WX": w["WX"]}
     tagger = YamnetTagger(weights.model_file("events", "YamNet_w8a8.onnx.zip"),
                           weights.model_file("events", "yamnet_class_map.csv"),
                           private_dir(data_dir() / "models" / "yamnet"))
@@ -160,24 +189,25 @@ def extract_plain(plain_dir: Path, cache: Path, seed: int, variants: int = PLAIN
         emb = fs.embeddings[frames_in(fs.times_s, a, b)]
         X.append(speech_features(sig[int(a * SR): int(b * SR)], emb))
         MX.append(emb.astype(np.float32).max(0))
-        WX.append(encode(model, sig).pool(a, b))
+        WX.append(encode(model, sig, *ENCODINGS[version]).pool(a, b))
         clip.append(ci)
         variant.append(v)
         if v == variants - 1 and (ci - PLAIN_CI0) % 25 == 24:
             print(f"  plain clips {ci - PLAIN_CI0 + 1}/{len(files)} ({time.perf_counter() - t0:.0f} s)", flush=True)
     n = len(X)
-    out = {"key": np.array(key), "X": np.array(X), "MX": np.array(MX), "WX": np.array(WX, np.float32),
+    out = {"key": np.array(key), "X": np.array(X), "MX": np.array(MX),
            "clip": np.array(clip), "variant": np.array(variant), "emo": np.array(["neutral"] * n),
            "actor": np.zeros(n, int), "intensity": np.ones(n, int)}
     np.savez(cache, **out)
-    return out
+    np.savez(wc, key=np.array(wkey), WX=np.array(WX, np.float32))
+    return {**out, "WX": np.array(WX, np.float32)}
 
 
-def extract(ser_dir: Path, cache: Path, seed: int, variants: int = VARIANTS) -> dict:
+def extract(ser_dir: Path, cache: Path, seed: int, variants: int = VARIANTS, version: str = FEATURE_VERSION) -> dict:
     """Features of every clip variant: emotion.combine(speech_features, pooled Whisper states), as the app.
 
-    The YAMNet/prosody part (SPEECH_VERSION) and the Whisper part (FEATURE_VERSION) are cached apart,
-    so a change to one does not recompute the other."""
+    The YAMNet/prosody part (SPEECH_VERSION) and the Whisper part (``version``: a key of emotion.ENCODINGS,
+    how the clip is cut for the encoder) are cached apart, so a change to one does not recompute the other."""
     files = sorted(ser_dir.glob("Actor_*/*.flac"))
     names = [f.name for f in files]
     key = hashlib.sha256(f"{SPEECH_VERSION}|{seed}|{variants}|{names}".encode()).hexdigest()[:16]
@@ -203,17 +233,13 @@ def extract(ser_dir: Path, cache: Path, seed: int, variants: int = VARIANTS) -> 
                "variant": np.array(variant), "emo": np.array(emo), "actor": np.array(actor),
                "intensity": np.array(inten)}
         np.savez(cache, **out)
-    wcache = cache.with_name(f"{cache.stem}.whisper-{WHISPER_PROFILE}.npz")
-    wkey = hashlib.sha256(f"{FEATURE_VERSION}|{seed}|{variants}|{names}".encode()).hexdigest()[:16]
+    wcache = whisper_cache(cache, version)
+    wkey = hashlib.sha256(f"{version}|{seed}|{variants}|{names}".encode()).hexdigest()[:16]
     if (w := _cached(wcache, wkey)) is None:
-        model = load_whisper(cpu_threads=1)  # one thread: the same numbers on every run
-        WX = []
         t0 = time.perf_counter()
-        for ci, _, v, sig, a, b in clip_variants(files, seed, variants):
-            WX.append(encode(model, sig).pool(a, b))
-            if v == variants - 1 and ci % 50 == 49:
-                print(f"  Whisper encoder {ci + 1}/{len(files)} ({time.perf_counter() - t0:.0f} s)", flush=True)
-        w = {"key": np.array(wkey), "WX": np.array(WX, np.float32), "seconds": np.array(time.perf_counter() - t0)}
+        WX = encode_clips(((sig, a, b) for _, _, _, sig, a, b in clip_variants(files, seed, variants)), version,
+                          "RAVDESS")
+        w = {"key": np.array(wkey), "WX": WX, "seconds": np.array(time.perf_counter() - t0)}
         np.savez(wcache, **w)
     out["V3"] = out["X"]
     out["X"] = combine(out["V3"], w["WX"])

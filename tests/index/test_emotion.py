@@ -9,6 +9,9 @@ import soundfile as sf
 from harp_desktop import weights
 from harp_desktop.api import Library
 from harp_desktop.index.emotion import (
+    ENCODINGS,
+    FEATURE_V6,
+    FEATURE_VERSION,
     N_FEATURES,
     N_WHISPER,
     PROSODY,
@@ -22,7 +25,7 @@ from harp_desktop.index.emotion import (
     spans,
 )
 from harp_desktop.index.emotion_dims import places
-from harp_desktop.index.whisper_enc import WINDOW_S, EncoderStates, encode
+from harp_desktop.index.whisper_enc import WINDOW_S, EncoderStates, encode, windows
 from tests.conftest import DATA, FAST
 
 
@@ -122,6 +125,45 @@ def test_whisper_states_are_pooled_inside_the_segment_and_its_window_only(whispe
     assert np.array_equal(other.pool(*seg), v)
     # Pooling uses the states inside the span: another span of the same window gives another vector.
     assert not np.allclose(full.pool(31.0, 31.5), v, atol=1e-2)
+
+
+def test_encoder_windows_cover_the_signal():
+    """whisper_enc.windows: consecutive windows (heads up to v7) or the fewest equal windows of at most
+    window_s (head v8): either way they tile [0, n) without gaps or overlap, none longer than window_s."""
+    for n in (1, 319, SR, int(7.99 * SR), int(8 * SR), int(8 * SR) + 1, int(17.3 * SR), int(31 * SR), int(95 * SR)):
+        for window_s, equal in ((WINDOW_S, False), (8.0, True), (8.0, False), (3.0, True)):
+            w = windows(n, window_s, equal)
+            assert w[0][0] == 0 and w[-1][1] == n
+            assert all(b0 == a1 for (_, a1), (b0, _) in zip(w, w[1:], strict=False))
+            assert all(0 < b - a <= window_s * SR for a, b in w)
+            assert len(w) == max(1, -(-n // int(window_s * SR)))  # the fewest windows of at most window_s
+            if equal:
+                assert max(b - a for a, b in w) - min(b - a for a, b in w) <= 1
+    assert windows(int(20 * SR), 8.0, True) == [(0, 106667), (106667, 213333), (213333, 320000)]
+    assert windows(int(20 * SR), 8.0, False)[-1] == (256000, 320000)
+
+
+def test_unpadded_encoding_keeps_one_state_per_20_ms_of_real_audio(whisper):
+    """The v8 cut (emotion.ENCODINGS): equal unpadded windows of at most 8 s; states cover the signal only,
+    in order, and a window's states depend on its own audio."""
+    x, _ = sf.read(DATA / "speaker_a_1.flac", dtype="float32")
+    sig = np.tile(x, int(np.ceil(11 * SR / len(x))))[: int(11 * SR)]
+    window_s, pad_to, equal = ENCODINGS[FEATURE_V6]
+    st = encode(whisper, sig, window_s, pad_to, equal)
+    assert st.states.shape == (len(st.times), N_WHISPER // 2) and np.isfinite(st.states).all()
+    assert np.all(np.diff(st.times) > 0) and st.times[-1] < len(sig) / SR
+    assert len(st.times) == pytest.approx(len(sig) / SR / 0.02, abs=2)
+    (_, a1), (b0, _) = windows(len(sig), window_s, equal)  # two windows of 5.5 s
+    assert a1 == b0 == int(5.5 * SR)
+    alone = encode(whisper, sig[b0:], window_s, pad_to, equal)  # the second window by itself
+    assert np.allclose(st.pool(b0 / SR + 0.5, 10.5), alone.pool(0.5, 10.5 - b0 / SR), atol=1e-4)
+    assert not np.allclose(st.pool(1.0, 4.0), encode(whisper, sig).pool(1.0, 4.0), atol=1e-2)  # not the v7 cut
+
+
+def test_shipped_head_names_the_feature_version(model):
+    """FEATURE_VERSION is what the shipped head was trained on, and the stage encodes as that head says."""
+    assert model.feature_version == FEATURE_VERSION
+    assert model.encoding == ENCODINGS[FEATURE_VERSION]
 
 
 def test_head_matches_manifest_and_gives_probabilities(model):
