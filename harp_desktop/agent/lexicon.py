@@ -32,8 +32,10 @@ COUNT = re.compile(r"\bhow often\b(?=.{0,40}\b(cough|sneez|laugh|cr(y|ies|ied)|s
                    r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b"
                    r"|\bcount (the|of)\b|\btimes? in total\b", IC)
 # "When is her follow-up?" asks for a date that was said, not for a moment of the recording.
-SCHEDULED = re.compile(r"^\s*when (is|was|will)\b.{0,30}\b(appointment|follow-?up|review|test|scan|x-?ray|visit|"
-                       r"operation|surgery|results?|booking|slot)\b(?!.{0,30}\b(mentioned|said|discussed|heard))", IC)
+SCHEDULED = re.compile(r"^\s*(?:(?:so|and|ok|okay|right|then|now|but|well)\W+)?(?:[^,?]{0,80},\s*)?when (is|was|will|are|does|did|do|should|has)\b.{0,40}\b(appointment|follow-?up|"
+                       r"review|test|scan|x-?ray|visit|operation|surgery|results?|booking|slot|booked|scheduled|arranged|due|"
+                       r"planned|see (her|him|them|you|me) again|come back|return|next)\b"
+                       r"(?!.{0,30}\b(mentioned|said|discussed|heard|brought up|talk\w*|asked))", IC)
 # "How many years did she smoke?" asks for a quantity that was said, not for a count of moments.
 SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", IC)
 SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
@@ -268,3 +270,24 @@ def stem(w: str) -> str:
 
 def stems(text: str) -> list[str]:
     return [stem(w) for w in re.findall(r"[a-z][a-z'-]+", text.lower())]
+
+
+_SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                                     "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_SMALL.update({"once": 1, "twice": 2, "thrice": 3, "couple": 2, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+               "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "single": 1, "both": 2})
+
+
+def spoken_count(text: str) -> int | None:
+    """The first whole number a sentence states, as digits or words ("three times", "twice", "a couple")."""
+    words = re.findall(r"\d+(?:\.\d+)?|[a-z]+", text.lower())
+    for i, w in enumerate(words):
+        if w.isdigit():
+            return int(w)
+        if w in _SMALL:
+            n, nxt = _SMALL[w], words[i + 1] if i + 1 < len(words) else ""
+            if 20 <= n < 100 and n % 10 == 0 and nxt in _SMALL and 0 < _SMALL[nxt] < 10:
+                n += _SMALL[nxt]  # "ninety seven"
+            return n
+    return None
+

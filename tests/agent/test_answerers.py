@@ -96,6 +96,20 @@ def test_speaking_turn_questions_name_no_topic(consultation):
     assert abs(parse_clock(last.answer) - 118.3) <= 2.0, last.rationale
 
 
+def test_a_number_the_speech_states_is_the_count(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "How many percent was her oxygen level?")
+    assert a.answer == "97", a.rationale  # "ninety seven percent": stated, not a count of turns
+    b = lib.ask(res.sha256, "How many questions does the patient ask?")
+    assert b.answer.isdigit() and "Stated in the speech" not in b.rationale  # acts of speech are counted
+
+
+def test_clinician_acts_are_read_from_the_clinician(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "What does the doctor think is going on?")
+    assert "chest infection" in (a.answer + a.rationale).lower(), a.rationale
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

@@ -56,6 +56,9 @@ CASES = [
     # A particle is not an emotion ("keep food down"); a state predicated of someone is ("seems down").
     ("Is she managing to keep her food down?", {}, "exists", "speech", {"emotion": None}),
     ("Did the man seem a bit down when he spoke about work?", {}, "exists", "emotion", {"emotion": "sad"}),
+    # A date still to come is something said, whatever the clause before it.
+    ("So when is he due back for his review?", {}, "what_said", "speech", {}),
+    ("After the tests, when does the GP want to see him again?", {}, "what_said", "speech", {}),
     # Windows anchored on something the recording locates, in several wordings.
     ("What's the first cough once the doctor begins examining her?", {}, "when_first", "event",
      {"relative": ("once", "the doctor begins examining her")}),

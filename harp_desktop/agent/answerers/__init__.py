@@ -46,6 +46,24 @@ def count_quote(ctx: AnswerContext) -> Result:
                   + ", ".join(span(e) for e in hits[:12]) + ".", hits, claim)
 
 
+def stated_count(ctx: AnswerContext) -> Result | None:
+    """"How many times was he up in the night?", "how many blows did she do?": a number the speech
+    states, not a count of moments of the recording. A question about acts of speech ("how many
+    questions does she ask", "how many times does the doctor say 'okay'") or about a kind of finding
+    ("how many medicines") is counted instead (None here)."""
+    q = ctx.spec.question
+    if ctx.spec.quote or speech.SPEECH_ACT.search(q) or speech.ASKING.search(q) or re.search(
+            r"\b(turns?|words?|phrases?|occasions?|people|speakers?|voices?)\b", q, re.I):
+        return None
+    if speech.counted_kinds(q):
+        return None
+    got = said.answer(ctx)
+    n = lx.spoken_count(got.first) if got.first != "Not found" else None
+    if n is None:
+        return None
+    return Result(str(n), f"Stated in the speech: \"{got.first.strip()[:160]}\". {got.rationale}", got.cited, got.claim)
+
+
 GENDER_ASK = re.compile(r"\b(male or female|female or male|(a )?man or (a )?woman|(a )?woman or (a )?man|what (gender|sex))\b"
                         r"|^\s*(is|was) (the|that|this) [\w' ]{2,30}? (a )?(man|woman|male|female|lady|gentleman)\s*\??\s*$",
                         re.I)
@@ -113,7 +131,7 @@ def answer(ctx: AnswerContext) -> Result | None:
     if op == "count" and spec.quote:
         return count_quote(ctx)
     if op == "count":
-        return speech.count(ctx)
+        return stated_count(ctx) or speech.count(ctx)
     if op == "who":
         return speech.who(ctx)
     if op == "exists":

@@ -28,6 +28,12 @@ from harp_desktop.agent.chain import span
 NUM = r"(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|" \
       r"hundred|half|a couple|a few|several)"
 WANTS = [  # (what the question asks for, how a turn that gives it reads)
+    # A date or slot still to come ("when is her follow-up?", "when is the test booked for?"): a future time.
+    ("scheduled", lx.SCHEDULED,
+     re.compile(rf"\bin {NUM} (days?|weeks?|months?|years?)\b|\bin (a|an) (day|week|fortnight|month|year)\b|\bnext "
+                r"(week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(monday|tuesday|wednesday|"
+                r"thursday|friday|saturday|sunday|tomorrow|fortnight)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(am|pm)\b|o'clock"
+                r"|\b(again|back) in\b", re.I)),
     ("time", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(when\b|since when\b|what (time|day|date|slot)\b|which (day|date|time)\b)"
                         r"|\bwhat time of (day|night)\b|\bby when\b", re.I),
      re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(am|pm|a\.m\.|p\.m\.)\b|o'clock|\b(morning|afternoon|evening|night|midnight|"
@@ -67,7 +73,10 @@ stem, _stems = lx.stem, lx.stems
 
 def wanted(question: str) -> list[tuple[str, re.Pattern]]:
     """The kinds of answer the question asks for, with how a turn that gives one reads."""
-    return [(name, gives) for name, asks, gives in WANTS if asks.search(question)]
+    got = [(name, gives) for name, asks, gives in WANTS if asks.search(question)]
+    if any(name == "scheduled" for name, _ in got):
+        got = [(name, gives) for name, gives in got if name != "time"]  # "since Christmas" is not a date to come
+    return got
 
 
 def _best_sentence(text: str, terms: set[str], gives: list[re.Pattern]) -> str:
@@ -112,6 +121,34 @@ def turn_stems(ctx: AnswerContext) -> list[set[str]]:
     return ctx.__dict__["_turn_stems"]
 
 
+CLINICIAN_ACTS = {"diagnosis", "examination", "plan"}
+
+
+def _asked_kinds(question: str) -> list[str]:
+    from harp_desktop.agent.answerers.speech import asked_kinds
+
+    return asked_kinds(question)
+
+
+def respell(ctx: AnswerContext, terms: list[str]) -> list[str]:
+    """A rare question word the transcript never holds is looked up as ASR spelled it ("sertraline"
+    heard as "certraline"): the closest word of the recording, when it is close (and long) enough."""
+    from rapidfuzz import fuzz, process
+
+    every = turn_stems(ctx)
+    if "_vocab" not in ctx.__dict__:
+        ctx.__dict__["_vocab"] = sorted({w for e in every for w in e if len(w) >= 5})
+    vocab = ctx.__dict__["_vocab"]
+    out = []
+    for t in terms:
+        if len(t) >= 6 and not any(t in e for e in every) and vocab:
+            got = process.extractOne(t, vocab, scorer=fuzz.ratio, score_cutoff=80)
+            out.append(got[0] if got else t)
+        else:
+            out.append(t)
+    return out
+
+
 def doc_freq(ctx: AnswerContext, terms: list[str]) -> dict[str, int]:
     """How many turns of the recording hold each stem."""
     every = turn_stems(ctx)
@@ -149,7 +186,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
         return []
     plain = lx.QUOTE_FREE.sub(lambda m: m.group(1), question)
     after = AFTER_CLAUSE.search(plain)
-    terms = focus_terms(plain[:after.start()] if after else plain)
+    terms = respell(ctx, focus_terms(plain[:after.start()] if after else plain))
     before = focus_terms(after.group(5)) if after else []  # the statement the answer replies to
     n = max(len(by_start), 1)
 
@@ -162,6 +199,8 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     gives = [g for _, g in wanted(question)]
     kinds = {k for k, _ in wanted(question)}
     role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
+    if role is None and ctx.spec.subject.kind == "anyone" and CLINICIAN_ACTS & set(_asked_kinds(question)):
+        role = "clinician"  # "what's the most likely diagnosis?": the clinician's words, not a relative's history
     who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
     index = {s["id"]: i for i, s in enumerate(by_start)}
 
@@ -213,7 +252,7 @@ def own_relevance(ctx: AnswerContext, question: str) -> list[tuple[float, dict]]
     "who said / asked / brought up X", where the turn that carries X is the answer."""
     by_start = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()]
     segs = [s for s in by_start if ctx.in_window(s["start_s"], s["end_s"])]
-    terms = focus_terms(lx.QUOTE_FREE.sub(lambda m: m.group(1), question))
+    terms = respell(ctx, focus_terms(lx.QUOTE_FREE.sub(lambda m: m.group(1), question)))
     if not segs or not terms:
         return []
     n = max(len(by_start), 1)

@@ -33,7 +33,7 @@ KIND_WORDS = {
                         r"|\breading\b|\bweight\b|\bmeasure\w*", re.I),
     "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
                        r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
-    "examination": re.compile(r"\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",
+    "examination": re.compile(r"\bfind\b|\bfound\b|\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",
                               re.I),
     "diagnosis": re.compile(r"\bdiagnos\w*|\bwhat (does|did) the (doctor|gp|nurse|clinician) think\b|\bcause\b|\blikely\b", re.I),
     "history": re.compile(r"\bsmok\w*|\balcohol\b|\bdrink\w*|\btravel\w*|\bjob\b|\bwork\b|\boccupation\b|\bhistory\b", re.I),
@@ -488,11 +488,18 @@ def _stem(w: str) -> str:
     return re.sub(r"(ly|ing|ed|es|s)$", "", w)[:5]
 
 
+def counted_kinds(question: str) -> list[str]:
+    """Kinds of finding a "how many" question counts by its head noun ("how many medicines / different
+    tablets"), not by any later word ("how many percent was her oxygen level" counts no findings)."""
+    m = re.search(r"\bhow many\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", question, re.I)
+    return [k for k, p in KIND_WORDS.items() if m and p.search(m.group(1))] if m else []
+
+
 def count(ctx: AnswerContext) -> Result:
     """"How many questions does the patient ask?", "on how many occasions does the doctor say X?":
     the subject's turns in the window that carry the thing counted."""
     spec = ctx.spec
-    kinds = [k for k, p in KIND_WORDS.items() if p.search(re.sub(r"^.*?\bhow many\b", "", spec.question, flags=re.I)[:40])]
+    kinds = counted_kinds(spec.question)
     if kinds and not spec.quote:
         # "How many medicines does he take?": distinct findings of that kind, not turns.
         found = {f.concept: f for f in sorted(ctx.findings, key=lambda f: f.start_s)
