@@ -110,6 +110,22 @@ def test_clinician_acts_are_read_from_the_clinician(consultation):
     assert "chest infection" in (a.answer + a.rationale).lower(), a.rationale
 
 
+def test_yes_no_outside_the_vocabulary_reads_dialogue_acts(consultation):
+    """Questions the findings vocabulary cannot name: a question turn counts by its reply, a negated
+    predicate in the question turns the polarity, one topic word in passing is not the topic."""
+    lib, res = consultation
+    spread = lib.ask(res.sha256, "Does the tightness move up into her jaw?")
+    assert spread.answer == "No" and "asked" in spread.rationale, spread.rationale  # "No, it stays in the middle"
+    never = lib.ask(res.sha256, "Has she had swollen ankles?")
+    assert never.answer == "No" and "not mentioned" in never.rationale
+
+
+def test_the_concept_asked_about_is_the_head_not_the_circumstance(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Does she get a fever with the chest tightness?")
+    assert a.answer == "Yes" and "fever" in a.rationale.lower(), a.rationale  # asked about the fever
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

@@ -141,8 +141,8 @@ def respell(ctx: AnswerContext, terms: list[str]) -> list[str]:
     vocab = ctx.__dict__["_vocab"]
     out = []
     for t in terms:
-        if len(t) >= 6 and not any(t in e for e in every) and vocab:
-            got = process.extractOne(t, vocab, scorer=fuzz.ratio, score_cutoff=80)
+        if len(t) >= 7 and not any(t in e for e in every) and vocab:
+            got = process.extractOne(t, vocab, scorer=fuzz.ratio, score_cutoff=82)
             out.append(got[0] if got else t)
         else:
             out.append(t)

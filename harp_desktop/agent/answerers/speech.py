@@ -8,6 +8,7 @@ illness are each a "No" with the reason, not a keyword hit.
 
 from __future__ import annotations
 
+import math
 import re
 
 from rapidfuzz import fuzz
@@ -48,7 +49,15 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
     except ImportError:
         return []
     # "Is anything coming up when she coughs?": the scene clause names no concept asked about.
-    return mentioned_concepts(lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question)))
+    q = lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question))
+    found = mentioned_concepts(q)
+    # "Does she get chest pain with the fluttering?" asks about the chest pain; the fluttering says when.
+    m = re.search(r"\b(with|alongside|during|along with|together with)\b", q, re.I)
+    if len(found) > 1 and m:
+        head = mentioned_concepts(q[:m.start()])
+        if head:
+            return head
+    return found
 
 
 def _ev(ctx: AnswerContext, f) -> Evidence:
@@ -68,7 +77,8 @@ def _in_scope(ctx: AnswerContext, f) -> bool:
     return ctx.in_window(f.start_s, f.end_s)
 
 
-RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no longer|stopped)\b", re.I)
+RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no longer|stopped|settled|eased|went away|"
+                      r"not since|haven'?t been \w+ since|hasn'?t been \w+ since|not any ?more|no more)\b", re.I)
 
 
 def _for_subject(ctx: AnswerContext, f, subject) -> bool:
@@ -94,7 +104,8 @@ def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
     if spec.polarity == "negative":
         return status == "negated"
     if status in ("affirmed", "uncertain"):
-        return True
+        # "Is he still vomiting?" when he says "I haven't been sick since Saturday": not now.
+        return not (spec.tense == "current" and RESOLVED.search(text))
     return status == "historical" and (spec.tense == "past" or (spec.mode == "reported" and spec.tense != "current"))
 
 
@@ -102,6 +113,10 @@ REPORTING = {lx.stem(w) for w in ("think", "thinks", "notice", "noticed", "feel"
                                    "complain", "complained", "report", "reported", "suffer", "experience", "have", "has",
                                    "had", "get", "gets", "any", "still", "currently", "being", "recently", "now", "today",
                                    "him", "herself", "himself", "been", "going", "come", "coming", "symptoms")}
+
+
+NOT_ASKED = set(lx.stems("all ever mention mentioned mentions discuss discussed talk talked bring brought raise raised "
+                         "say said tell told ask asked whether"))
 
 
 def beyond_concepts(question: str) -> list[str]:
@@ -112,36 +127,9 @@ def beyond_concepts(question: str) -> list[str]:
     toks = tokenize(lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", question)))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
-    return [t for t in said.focus_terms(rest) if t not in REPORTING]
-
-
-def _asked_beyond(ctx: AnswerContext, hits: list) -> Result | None:
-    """A yes/no question about something said of a concept (fasting for a test, the heart as a
-    cause): answered from the turns that say that thing, with their polarity, not from the
-    concept's mere presence. None when the question asks about the concept itself."""
-    spec = ctx.spec
-    extra = beyond_concepts(spec.question)
-    if not extra or not hits:
-        return None
-    near = set(lx.stems(" ".join(_ev(ctx, f).text for f in hits)))
-    said_all = [s for s in ctx.segments if s["text"].strip()]
-    df = said.doc_freq(ctx, [t for t in extra if t not in near])
-    key = [t for t, n in sorted(df.items(), key=lambda kv: kv[1]) if 0 < n <= 4][:1]
-    if not key:
-        return None
-    unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if spec.section is None else []
-    turns = [s for s in said_all if ctx.in_window(s["start_s"], s["end_s"]) and said.carries(s["text"], key)
-             and not any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in unrelated)]  # not the waiting room
-    claim = {"kind": "speech", "terms": spec.terms}
-    if not turns:
-        return Result("No", f"No — not mentioned {ctx.window_words()}: nothing is said about {key[0]}.", [], claim, True)
-    cited = [ctx.evidence(s, "keyword") for s in turns[:3]]
-    status = [term_status(s["text"], key) for s in turns]
-    if all(st == "negated" for st in status):
-        return Result("No", "No — said in the negative: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}"
-                                                                       for e in cited) + ".", cited, claim)
-    return Result("Yes", "Yes — said: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}" for e in cited) + ".",
-                  cited, claim)
+    # A name ("has Linda ever fainted?") says who, not what: capitalised words after the first.
+    names = {lx.stem(w.lower()) for w in re.findall(r"(?<=\s)[A-Z][a-z]+", question)}
+    return [t for t in said.focus_terms(rest) if t not in REPORTING and t not in NOT_ASKED and t not in names]
 
 
 def exists(ctx: AnswerContext) -> Result:
@@ -161,11 +149,15 @@ def exists(ctx: AnswerContext) -> Result:
         hits = [f for f in pool if f.category == spec.category and f.kind in ("symptom", "examination", "diagnosis")]
         what = f"{spec.category} symptoms"
     else:
-        return _mentioned(ctx, concepts)
+        return _asserted(ctx)
     if concepts and spec.mode != "exhibited":
-        beyond = _asked_beyond(ctx, hits)
-        if beyond is not None:
-            return beyond
+        # "Does the tightness go into her arm?", "does he have to fast before the blood test?": the question
+        # asks something of the concept that the recording's words hold; those turns answer, as dialogue acts.
+        extra = [t for t, n in said.doc_freq(ctx, beyond_concepts(spec.question)).items() if n > 0]
+        if extra:
+            told = _asserted(ctx, extra)  # the concept is the context; what is asked of it is the topic
+            if told.cited:
+                return told
     heard: list[Evidence] = []
     if spec.mode == "exhibited" or (spec.category and spec.mode != "reported"):
         from harp_desktop.agent.answerers.sounds import events
@@ -173,7 +165,11 @@ def exists(ctx: AnswerContext) -> Result:
         for label, cat in SOUND_CATEGORY.items():
             if cat == spec.category or label in spec.terms or any(label in c for c in concepts):
                 heard += events(ctx, label)
-    yes = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+    # A symptom is the patient's to report: when the patient speaks of it, the clinician's mentions of it
+    # (advice, plans, "until 48 hours after the last vomit") do not make it present.
+    own = [f for f in hits if f.role == "patient"] if spec.subject.kind in ("anyone", "patient") else []
+    basis = [f for f in hits if f.role == "patient" or f.kind in ("examination", "vital", "diagnosis")] if own else hits
+    yes = [f for f in basis if _counts_as_yes(ctx, f.status, f.text)]
     where = ctx.window_words()
     if yes or heard:
         parts = []
@@ -200,6 +196,7 @@ def exists(ctx: AnswerContext) -> Result:
 # husband's health?"); any other content word is a specific predicate ("does the husband say he is
 # frightened?") that the person's symptoms do not answer.
 HEALTH_WORDS = set(lx.stems("ill unwell sick poorly health healthy well problem problems symptom symptoms wrong "
+                            "bother bothers bothering bothered trouble troubles troubling troubled playing "
                             "matter ok okay fine condition conditions illness complaint complaints suffer suffering"))
 
 
@@ -238,6 +235,107 @@ def term_status(text: str, terms: list[str]) -> str | None:
             span_ = (i, i + 1)
             return assertion.status(toks, span_, assertion.find_cues(toks, [span_]), assertion.clause_ids(toks))
     return None
+
+
+NO_REPLY = re.compile(r"^\W*(no|nope|nah|not (really|at all|that i know)|never|none|nothing|i don'?t|i haven'?t|i'?m not|"
+                      r"it'?s not|it isn'?t|not)\b", re.I)
+YES_REPLY = re.compile(r"^\W*(yes|yeah|yep|yup|i do|i have|i am|i'?ve|it is|it does|a (bit|little)|sometimes|definitely|"
+                       r"quite|mostly|certainly|absolutely|all the time)\b", re.I)
+
+
+RELATION_WORD = (r"\b(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|companion|grandson|"
+                 r"granddaughter|child|brother|sister|friend)\b")
+PRONOUN_CONTRACTION = re.compile(r"\b(she|he|they|it|i|you|we|that|there)'(s|re|ve|ll|d|m)\b", re.I)
+NEG_PREDICATE = re.compile(r"\b(unable|can'?t|cannot|can not|not able|fail\w* to|struggl\w* to|incapable)\b", re.I)
+
+
+def _reply(ctx: AnswerContext, seg: dict) -> dict | None:
+    """The next turn by another voice within 10 s: what answers a question turn."""
+    later = [s for s in ctx.segments if s["start_s"] >= seg["end_s"] - 0.1 and s["text"].strip()
+             and ctx.label_of(s) != ctx.label_of(seg) and s["start_s"] - seg["end_s"] < 10]
+    return min(later, key=lambda s: s["start_s"]) if later else None
+
+
+def _about_subject(ctx: AnswerContext, seg: dict) -> bool:
+    """Whether a turn can say something of the question's subject: the patient's own words (or a
+    question put to them); for a relative, their own words or a turn that names them ("my wife had...")."""
+    spec = ctx.spec
+    kind = spec.subject.kind
+    if kind == "anyone":
+        return True
+    who = ctx.speakers_for(spec.subject) or set()
+    label = ctx.label_of(seg)
+    if kind == "other":
+        rel = re.search(RELATION_WORD, spec.subject.name or "", re.I)
+        return label in who or (rel is not None and re.search(rf"\b{rel.group(0)}\b", seg["text"], re.I) is not None)
+    if kind == "patient":
+        return label in who or said._is_question(seg["text"])
+    return label in who
+
+
+def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
+    """A yes/no question the findings vocabulary cannot name ("is he passing blood when he opens his
+    bowels?"): the turns that carry most of its topic, each read as a dialogue act. A statement
+    counts by its assertion status (a denial, a clinician's "if you get X..."); a question turn
+    ("Any blood in your stool?") counts by the reply to it ("No, none at all"). One word of the
+    topic in passing is not the topic."""
+    spec = ctx.spec
+    claim = {"kind": "speech", "terms": spec.terms}
+    body = lx.SCENE.sub(" ", spec.question)
+    for name in [spec.subject.name, *[o.name for o in spec.others]]:
+        body = body.replace(name, " ") if name else body  # "does the husband say...": he is who, not what
+    body = PRONOUN_CONTRACTION.sub(" ", body)  # "she's", "he'd": grammar, not topic
+    topic = only or [t for t in said.respell(ctx, said.focus_terms(body)) if t not in REPORTING and t not in HEALTH_WORDS]
+    df = said.doc_freq(ctx, topic)
+    present = {t: n for t, n in df.items() if n > 0}
+    if not present:
+        return Result("No", f"No — not mentioned {ctx.window_words()}: nothing is said about "
+                      f"{' '.join(spec.terms[:4]) or 'it'}.", [], claim, True)
+    n = max(len(said.turn_stems(ctx)), 1)
+    idf = {t: math.log((n + 1) / (1 + df[t])) + 0.1 for t in topic}
+    total = sum(idf.values()) or 1.0
+    rare = min(present, key=present.get)
+    unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if spec.section is None else []
+    verdicts: list[tuple[str, Evidence, str]] = []
+    for s in ctx.segments:
+        if not s["text"].strip() or not ctx.in_window(s["start_s"], s["end_s"]):
+            continue
+        if any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in unrelated):
+            continue  # the waiting room's talk is not what the consultation established
+        st = set(lx.stems(s["text"]))
+        if rare not in st or sum(w for t, w in idf.items() if t in st) / total < 0.5:
+            continue
+        if not _about_subject(ctx, s):
+            continue
+        # The sentence that says it decides whether the turn asks ("...room 2. When...? You don't need to fast").
+        sentence = next((x for x in re.split(r"(?<=[.!?])\s+", s["text"]) if rare in set(lx.stems(x))), s["text"])
+        if said._is_question(sentence):
+            r = _reply(ctx, s)
+            if r is not None and (NO_REPLY.search(r["text"]) or YES_REPLY.search(r["text"])):
+                status = "negated" if NO_REPLY.search(r["text"]) else "affirmed"
+                verdicts.append((status, ctx.evidence(r, "keyword"), f"asked \"{s['text'].strip()[:80]}\" -> "))
+                continue
+            if sentence.rstrip().endswith("?"):
+                continue  # asked, and not answered yes or no
+            # else: read like a question ("When you get home, ...") without a yes/no reply: a statement
+        status = term_status(sentence, [rare]) or "affirmed"
+        verdicts.append((status, ctx.evidence(s, "keyword"), ""))
+    if NEG_PREDICATE.search(spec.question):
+        # "Is he unable to keep fluids down?" asks the negation of what the turns assert or are asked
+        # ("are you managing to keep fluids down?" "Mostly"): their polarity is turned to the question's.
+        flip = {"affirmed": "negated", "negated": "affirmed"}
+        verdicts = [(st if NEG_PREDICATE.search(how or e.text) else flip.get(st, st), e, how) for st, e, how in verdicts]
+    if not verdicts:
+        return Result("No", f"No — not mentioned {ctx.window_words()}: no turn says "
+                      f"{' '.join(spec.terms[:4]) or 'it'}.", [], claim, True)
+    yes = [v for v in verdicts if _counts_as_yes(ctx, v[0], v[1].text)]
+    pick = yes or verdicts
+    said_ = "; ".join(f"{how}\"{e.text.strip()[:110]}\" {span(e)} ({STATUS_WORDS.get(st, st)})" for st, e, how in pick[:3])
+    cited = [e for _, e, _ in pick[:3]]
+    claim = {"kind": "speech", "terms": []}
+    if yes:
+        return Result("Yes", f"Yes — said {ctx.window_words()}: {said_}.", cited, claim)
+    return Result("No", f"No — {said_}.", cited, claim)
 
 
 def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
