@@ -32,7 +32,8 @@ COUNT = re.compile(r"\bhow often\b(?=.{0,40}\b(cough|sneez|laugh|cr(y|ies|ied)|s
                    r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b"
                    r"|\bcount (the|of)\b|\btimes? in total\b", IC)
 # "When is her follow-up?" asks for a date that was said, not for a moment of the recording.
-SCHEDULED = re.compile(r"^\s*(?:(?:so|and|ok|okay|right|then|now|but|well)\W+)?(?:[^,?]{0,80},\s*)?when (is|was|will|are|does|did|do|should|has)\b.{0,40}\b(appointment|follow-?up|"
+SCHEDULED = re.compile(r"^(?!.*\b(tells?|told|says?|said|gives?|gave|mentions?|explains?|reads?|announces?|asks?|"
+                       r"informs?|breaks?)\b)\s*(?:(?:so|and|ok|okay|right|then|now|but|well)\W+)?(?:[^,?]{0,80},\s*)?when (is|was|will|are|does|did|do|should|has)\b.{0,40}\b(appointment|follow-?up|"
                        r"review|test|scan|x-?ray|visit|operation|surgery|results?|booking|slot|booked|scheduled|arranged|due|"
                        r"planned|see (her|him|them|you|me) again|come back|return|next)\b"
                        r"(?!.{0,30}\b(mentioned|said|discussed|heard|brought up|talk\w*|asked))", IC)
@@ -151,10 +152,13 @@ SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individu
 OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|people|a speaker) (other than|besides|apart from) "
                                 r"the patient\b", IC)
 # Which of several unrelated stretches: the one before the consultation, or after it.
-BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)|\bbefore (she|he|they) (goes|go|went) in\b",
-                            IC)
-AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)|\bafterwards\b|\bback in the waiting room\b",
-                           IC)
+BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)|\bbefore (she|he|they) (goes|go|went) in\b"
+                            r"|\bbefore (seeing|she sees|he sees|they see) the (doctor|gp|nurse|clinician)\b", IC)
+AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)|\bafterwards\b|\bback in the waiting room\b"
+                           r"|\bafter (seeing|she sees|he sees|they see|she saw|he saw|being seen by) the (doctor|gp|nurse|clinician)\b"
+                           r"|\b(once|when) (she|he|they) (comes?|came) out\b", IC)
+# "What did her husband ask her?": the answer is a question someone asked.
+ASK_ACT = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|want\w* to know|wonder\w*|query|queried)\b", IC)
 
 # -- subjects ----------------------------------------------------------------------
 PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b(?!'?s? (husband|wife|partner|mother|mum|father|dad|son|daughter|"
@@ -189,7 +193,8 @@ ANCHOR = re.compile(r"\b(after|before|once|following|until|till|by the time)\s+(
                     r"|\s(?:does|did|do|is|was|are|were|can|could|has|have|will|would)\s(?:she|he|they|it|anyone|anybody|"
                     r"someone|somebody|the|his|her|their|any|there)\b)", IC)
 EXAM_ACT = re.compile(r"\bexamin\w*|\bexam\b|\blisten\w* to (her|his|your|the|their) (chest|heart|lungs?|breathing|back)"
-                      r"|\bauscultat\w*|\bstethoscope\b|\b(take|takes|took|taking|check\w*|measur\w*) (her|his|your|the|their) "
+                      r"|\bauscultat\w*|\bstethoscope\b|\b(take|takes|took|taking|check\w*|measur\w*|count\w*|feel\w*|felt) "
+                      r"(her|his|your|the|their) "
                       r"(pulse|blood pressure|temperature|heart rate|oxygen|sats|saturation)|\b(have|has|had|take|takes) a (look|feel|listen)"
                       r"|\bpop (up )?on the couch\b|\bfeel (your|her|his) (tummy|abdomen|belly|neck|glands)", IC)
 ANCHOR_END = re.compile(r"\b(ends?|ended|ending|is over|was over|finish\w*|done|wraps? up|closes?)\b", IC)

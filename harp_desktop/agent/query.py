@@ -215,14 +215,17 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     w = localize(q, duration_s)
     if w is not None:
         spec.window, spec.anchor_s, spec.window_text = (w.start_s, w.end_s), w.anchor_s, w.text
-    a = None if lx.BEFORE_CONSULT.search(u) or lx.AFTER_CONSULT.search(u) else lx.ANCHOR.search(u)
+    edge = lx.BEFORE_CONSULT.search(u) or lx.AFTER_CONSULT.search(u)
+    a = None if edge else lx.ANCHOR.search(u)
     u_scope = u
     if a is not None and spec.window is None:
         spec.relative = (a.group(1).lower(), a.group(2).strip())
         # The anchor's own words are neither the question's scope nor its subject: "once the consultation is
         # over" is after the consultation, and "once the doctor starts examining her" is not about the doctor.
         u_scope = u[:a.start()] + " " + u[a.end():]
-    spec.subject, spec.others = parse_subjects(u_scope, bool(cues.get("speaker")))
+    # "Back in the waiting room after seeing the doctor, what does she say...": the doctor there says when, not who.
+    u_who = lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope))
+    spec.subject, spec.others = parse_subjects(u_who, bool(cues.get("speaker")))
     spec.operation, spec.confidence = parse_operation(q, spec)
     spec.target = parse_target(q, spec.operation, spec)
     spec.section = _first(lx.SECTION_WORDS, u_scope.lower())

@@ -10,6 +10,7 @@ time. An anchor phrase that resolves to none of these is ignored (and the answer
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from harp_desktop.agent import lexicon as lx
@@ -34,11 +35,31 @@ def _section_edge(ctx: AnswerContext, relation: str, phrase: str) -> tuple[float
     return None
 
 
-def _exam_start(ctx: AnswerContext) -> tuple[float, str] | None:
+EXAM_VERBS = {"examin", "exam", "listen", "check", "count", "feel", "felt", "take", "took", "measur", "look", "doctor",
+              "nurse", "start", "begin", "gp", "have"}
+
+
+def _exam_act(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str] | None:
+    """"After the doctor counts her pulse": the turn that does that act (its own words, the pulse);
+    "after the examination starts": the first act of the examination."""
+    from harp_desktop.agent.answerers import said
+
+    own = [w for w in re.findall(r"[a-z]+", phrase.lower()) if not any(lx.stem(w).startswith(v) for v in EXAM_VERBS)]
+    key = said.rarest(ctx, " ".join(own)) if own else []
+    if key:
+        lo, hi = ctx.consultation_span or (0.0, float("inf"))
+        turns = [s for s in ctx.segments if lo <= s["start_s"] <= hi and said.carries(s["text"], key)
+                 and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
+        if turns:
+            return (turns[0]["start_s"], turns[0]["end_s"]), f"'{phrase}'"
+    return _exam_start(ctx)
+
+
+def _exam_start(ctx: AnswerContext) -> tuple[tuple[float, float], str] | None:
     lo, hi = ctx.consultation_span or (0.0, float("inf"))
-    times = [f.start_s for f in ctx.findings if f.kind == "examination" and lo <= f.start_s <= hi]
-    times += [s["start_s"] for s in ctx.segments if lo <= s["start_s"] <= hi and lx.EXAM_ACT.search(s["text"] or "")
-              and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
+    times = [(f.start_s, f.end_s) for f in ctx.findings if f.kind == "examination" and lo <= f.start_s <= hi]
+    times += [(s["start_s"], s["end_s"]) for s in ctx.segments if lo <= s["start_s"] <= hi
+              and lx.EXAM_ACT.search(s["text"] or "") and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
     return (min(times), "the examination starts") if times else None
 
 
@@ -50,7 +71,7 @@ def _first_event(ctx: AnswerContext, phrase: str) -> tuple[float, str] | None:
     return (min(e.start_s for e in found), f"the first {label.replace('_', ' ')}") if found else None
 
 
-def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[float, str] | None:
+def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str] | None:
     from harp_desktop.agent.answerers import said
 
     m = lx.MENTION_ACT.search(phrase)
@@ -60,7 +81,7 @@ def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[float, str] | None:
     if not key:
         return None
     turns = [s for s in ctx.segments if s["text"].strip() and said.carries(s["text"], key)]
-    return (turns[0]["start_s"], f"'{m.group(2).strip()}' is first said") if turns else None
+    return ((turns[0]["start_s"], turns[0]["end_s"]), f"'{m.group(2).strip()}' is first said") if turns else None
 
 
 def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
@@ -69,13 +90,17 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     if rel is None:
         return None
     relation, phrase = rel
-    found = (_section_edge(ctx, relation, phrase) or (_exam_start(ctx) if lx.EXAM_ACT.search(phrase) else None)
+    found = (_section_edge(ctx, relation, phrase) or (_exam_act(ctx, phrase) if lx.EXAM_ACT.search(phrase) else None)
              or _first_mention(ctx, phrase) or _first_event(ctx, phrase))
     if found is None:
         ctx.notes.append(f"'{relation} {phrase}' names nothing found in the recording; not used as a window")
         return None
     t, what = found
+    # A turn that does the act (or says the words) bounds the window by its start, and "after" it begins
+    # when that turn ends: the turn that announces the pulse count is not what comes after it.
+    t0, t1 = t if isinstance(t, tuple) else (t, t)
     dur = float(ctx.rec["duration_s"])
     if relation in AFTER:
-        return t, dur, f"after {what} ({format_clock(t)})"
-    return 0.0, t, f"before {what} ({format_clock(t)})"
+        start = t0 if "starts" in what else t1
+        return start, dur, f"after {what} ({format_clock(t0)})"
+    return 0.0, t0, f"before {what} ({format_clock(t0)})"

@@ -210,6 +210,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
 
     unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if ctx.spec.section is None else []
     anchor = ctx.spec.anchor_s
+    asks_what_asked = bool(lx.ASK_ACT.search(question)) and ctx.spec.operation == "what_said"
     out = []
     for s in segs:
         i = index[s["id"]]
@@ -235,8 +236,9 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
             if "name" in kinds and INTRO.search(s["text"]):
                 score += 0.15
         if _is_question(s["text"]):
-            # A wh-question is answered by a statement, rarely by another question ("Hello? Oh, I'm Diane").
-            score -= 0.05 if gives and any(g.search(s["text"]) for g in gives) else 0.2
+            # A wh-question is answered by a statement, rarely by another question ("Hello? Oh, I'm Diane"),
+            # unless it asks what someone asked ("what does her husband ask her?").
+            score += 0.1 if asks_what_asked else -0.05 if gives and any(g.search(s["text"]) for g in gives) else -0.2
         spk = ctx.label_of(s)
         if role is not None and ctx.roles:
             score *= 1.15 if ctx.roles.get(spk or "") == role else 0.75

@@ -384,14 +384,19 @@ SPEAKING = {lx.stem(w) for w in ("speak speaks spoke speaking talk talks talked 
                                  "husband wife partner son daughter mother father relative receptionist friend").split()}
 
 
+def _without_frame(spec, who: bool = False) -> str:
+    """The question without its window and anchor phrases (and, with ``who``, its subjects' words)."""
+    body = spec.question
+    for phrase in (spec.window_text, " ".join(spec.relative) if spec.relative else None,
+                   *([spec.subject.name, *[o.name for o in spec.others]] if who else [])):
+        if phrase:
+            body = re.sub(re.escape(phrase), " ", body, flags=re.I)
+    return body
+
+
 def _topic_of_when(spec) -> list[str]:
     """The question's topic stems without its window, its anchor, its subject and words of speaking."""
-    body = spec.question
-    for phrase in (spec.window_text, " ".join(spec.relative) if spec.relative else None, spec.subject.name,
-                   *[o.name for o in spec.others]):
-        if phrase:
-            body = body.replace(phrase, " ")
-    return [t for t in said.focus_terms(body) if t not in SPEAKING]
+    return [t for t in said.focus_terms(_without_frame(spec, who=True)) if t not in SPEAKING]
 
 
 def speaking_turn(ctx: AnswerContext) -> Result:
@@ -428,7 +433,8 @@ def when(ctx: AnswerContext) -> Result:
                       + (f"; its {'last' if t == b else 'first'} words are at {span(cited[0])}." if cited else "."),
                       cited, {"kind": "time"})
     concepts = question_concepts(ctx)
-    kinds = [k for k, p in KIND_WORDS.items() if p.search(spec.question)] if not concepts else []
+    scope = _without_frame(spec)  # "after the examination, when ... diagnosis?" asks about the diagnosis
+    kinds = [k for k, p in KIND_WORDS.items() if p.search(scope)] if not concepts else []
     found = sorted((f for f in ctx.findings if (f.concept in concepts or f.kind in kinds) and _in_scope(ctx, f)),
                    key=lambda f: f.start_s)
     cited = [_ev(ctx, f) for f in found]
