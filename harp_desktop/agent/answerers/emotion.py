@@ -154,6 +154,16 @@ def _quoted_segment(ctx: AnswerContext) -> dict | None:
     return best[1] if best[0] >= 70 else None
 
 
+def _topic_segment(ctx: AnswerContext) -> dict | None:
+    """"How does he sound when he gets to the bit about the fox?": no time is given, so the moment is
+    the subject's turn that says the topic (best by rare words and meaning)."""
+    from harp_desktop.agent.answerers import said
+
+    mine = {s["id"] for s in _subject_segments(ctx, ctx.spec.subject)}
+    ranked = [(sc, s) for sc, s in said.own_relevance(ctx, ctx.spec.question) if not mine or s["id"] in mine]
+    return ranked[0][1] if ranked and ranked[0][0] > 0.2 else None
+
+
 def answer_at(ctx: AnswerContext) -> Result:
     """The emotion of the speech at the question's time (or its quote): read that speech, not the strongest tag nearby."""
     spec = ctx.spec
@@ -164,6 +174,8 @@ def answer_at(ctx: AnswerContext) -> Result:
     if seg is None and spec.window:
         segs = _subject_segments(ctx, spec.subject)
         seg = max(segs, key=lambda s: s["end_s"] - s["start_s"], default=None)
+    if seg is None and t is None:
+        seg = _topic_segment(ctx)
     claim = {"kind": "emotion"}
     if seg is None:
         where = format_clock(t) if t is not None else "the moment asked about"
