@@ -93,6 +93,36 @@ def voice_gender(ctx: AnswerContext) -> Result | None:
 
 
 def answer(ctx: AnswerContext) -> Result | None:
+    """The answerer of the question's operation, its citations completed with the exchange they belong to."""
+    got = _dispatch(ctx)
+    if got is not None and ctx.spec.operation in ("exists", "what_said", "describe"):
+        got.cited = with_questions(ctx, got.cited)
+    return got
+
+
+def with_questions(ctx: AnswerContext, cited: list) -> list:
+    """A reply is evidence with the question it answers: "No, none at all" means nothing without "Any blood
+    in your stool?". The question turn (another voice, ending at most 3 s before) is cited after the reply."""
+    from harp_desktop.agent.answerers.said import _is_question
+
+    by_id = {s["id"]: s for s in ctx.segments}
+    spoken = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()]
+    have = {e.segment_id for e in cited}
+    out = list(cited)
+    for e in cited:
+        seg = by_id.get(e.segment_id)
+        if seg is None:
+            continue
+        before = [s for s in spoken if s["end_s"] <= seg["start_s"] + 0.2 and seg["start_s"] - s["end_s"] <= 3.0
+                  and ctx.label_of(s) != ctx.label_of(seg)]
+        q = before[-1] if before else None
+        if q is not None and q["id"] not in have and _is_question(q["text"]):
+            out.append(ctx.evidence(q, "exchange"))
+            have.add(q["id"])
+    return out
+
+
+def _dispatch(ctx: AnswerContext) -> Result | None:
     spec = ctx.spec
     op, target = spec.operation, spec.target
     if GENDER_ASK.search(spec.question) and spec.subject.kind in ("patient", "clinician", "other", "named"):
