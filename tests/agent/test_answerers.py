@@ -32,7 +32,9 @@ def test_yes_no_about_a_symptom_cites_what_the_patient_said(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "Did the patient report any chest pain?")
     assert a.answer == "Yes" and a.supported and a.plan["query"]["operation"] == "exists"
-    assert all("?" not in e.text for e in a.evidence) and "chest pain" in a.rationale.lower()
+    # The patient's own words carry the claim; a question turn is cited only as the exchange they answer.
+    assert "?" not in a.evidence[0].text and "chest pain" in a.rationale.lower()
+    assert all("exchange" in e.scores for e in a.evidence if "?" in e.text)
 
 
 @pytest.mark.parametrize("question", ["Does the patient have a fever?", "Has she been vomiting?",
@@ -124,6 +126,13 @@ def test_the_concept_asked_about_is_the_head_not_the_circumstance(consultation):
     lib, res = consultation
     a = lib.ask(res.sha256, "Does she get a fever with the chest tightness?")
     assert a.answer == "Yes" and "fever" in a.rationale.lower(), a.rationale  # asked about the fever
+
+
+def test_what_an_examination_found_is_the_result_not_the_act(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "What did the doctor find when she examined her?")
+    assert "examine you" not in a.answer.lower(), a.answer  # "Let me examine you" names the act
+    assert re.search(r"oxygen|pulse|crackles|pressure|reassuring", a.answer + a.rationale, re.I), a.rationale
 
 
 def test_when_with_nothing_in_the_window_says_so(indexed):

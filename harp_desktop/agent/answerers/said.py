@@ -318,12 +318,37 @@ def _continuation(ctx: AnswerContext, seg: dict) -> dict | None:
     return nxt
 
 
+RESULT_ASK = re.compile(r"\b(find|found|finding\w*|hear|heard|show(s|ed)?|result\w*|reveal\w*|make of|conclu\w*|turn(ed)? up)\b",
+                        re.I)
+RESULT_SAID = re.compile(r"\b(clear|normal|fine|okay|ok|reassuring|nothing|sounds?|tender|soft|high|low|raised|regular|"
+                         r"irregular|crackles?|wheez\w*|is \d|are \d|\d)\b", re.I)
+
+
+def _result_of_act(ctx: AnswerContext, best: dict) -> dict | None:
+    """"What did the doctor find on listening to her chest?": the turn that names the act ("I'd like to
+    listen to your chest") is not the finding; the same voice's next turns (within 30 s) that state a
+    result are."""
+    if not RESULT_ASK.search(ctx.spec.question) or not lx.EXAM_ACT.search(best["text"]):
+        return None
+    if any(f.kind in ("examination", "vital") and f.start_s < best["end_s"] and f.end_s > best["start_s"]
+           for f in ctx.findings) or RESULT_SAID.search(re.split(r"\b(listen|examin|check|take|feel)\w*", best["text"],
+                                                                  flags=re.I)[-1]):
+        return None  # the act's own turn states the result
+    later = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["start_s"] >= best["end_s"] - 0.1
+             and s["start_s"] - best["end_s"] <= 30.0 and ctx.label_of(s) == ctx.label_of(best) and s["text"].strip()]
+    return next((s for s in later if RESULT_SAID.search(s["text"])), None)
+
+
 def answer(ctx: AnswerContext) -> Result:
     ranked = rank(ctx)
     if not ranked or ranked[0][0] <= 0.05:
         return Result("Not found", f"Nothing said {ctx.window_words()} answers this.", [],
                       {"kind": "speech", "terms": ctx.spec.terms}, False)
     best_score, best = ranked[0]
+    result = _result_of_act(ctx, best)
+    if result is not None:
+        ranked.insert(0, (best_score, result))
+        best = result
     terms = set(focus_terms(ctx.spec.question))
     gives = [g for _, g in wanted(ctx.spec.question)]
     first = _best_sentence(best["text"], terms, gives)
