@@ -1,7 +1,7 @@
 """Paralinguistics against the truth: sound events, speech emotion, speakers.
 
     .venv/bin/python benchmarks/paraling_bench.py [--audio dev_long_01.flac] [--truth ...truth.json]
-        [--library DIR] [--asr base] [--loao models/emotion/loao.json]
+        [--library DIR] [--asr base] [--loao models/emotion/loao.json] [--coughs | --coughs-voices]
 
 1. Events on the dev recording: for each truth kind (cough; throat clearing, laughter,
    crying where the truth has them) precision / recall of detected spans (one-to-one,
@@ -226,12 +226,16 @@ def main() -> None:
     ap.add_argument("--asr", default="base")
     ap.add_argument("--loao", type=Path, default=REPO / "models" / "emotion" / "loao.json")
     ap.add_argument("--emotion-only", action="store_true", help="only the leave-one-actor-out tables (no indexing)")
+    ap.add_argument("--coughs", action="store_true",
+                    help="only the cough tables: detection on every truth file, false alarms on cough-free speech, "
+                         "and whose cough on --library (opened read-only)")
     ap.add_argument("--coughs-voices", action="store_true",
                     help="only the cough tables (every truth file) and voice EER / voice cues (on --library)")
     args = ap.parse_args()
-    if args.coughs_voices:
-        paraling_sections.coughs_section()
-        paraling_sections.voices_section(args.library)
+    if args.coughs_voices or args.coughs:
+        paraling_sections.coughs_section(args.library)
+        if args.coughs_voices:
+            paraling_sections.voices_section(args.library)
         return
     emotion_section(args.loao)
     paraling_emotion.dimensions_section(REPO / "models" / "emotion" / "dimensions_loao.json")  # issue 18

@@ -2,7 +2,7 @@
 
 Used by ``benchmarks/paraling_bench.py --coughs`` and by hand while tuning::
 
-    .venv/bin/python benchmarks/paraling/coughs.py [TRUTH.json ...]
+    .venv/bin/python benchmarks/paraling/coughs.py [TRUTH.json ...] [--spans] [--negatives [-v]]
 
 A recording's YAMNet frame scores are cached (``/tmp/harp-cough-cache``, keyed by the
 audio's size and mtime) so re-running the post-processing costs seconds. The detection
@@ -13,7 +13,9 @@ one-to-one (Hungarian, maximum count). Recall = matched / truth, precision = mat
 detections, onset error = |detected start - truth start| over matched pairs, and
 "recall@0.2" counts only matches whose onset is within 0.2 s. Detections that overlap
 a truth span of another kind (speech, laughter, throat clearing...) are listed as
-false alarms on that kind.
+false alarms on that kind. ``--negatives``: cough events on the cough-free speech recordings
+of ``make_cough_training.py`` (emotional acted speech, TTS exclamations and laughter
+stand-ins; "_a" is a fitting set, "_b" held out), all of them false alarms.
 """
 
 from __future__ import annotations
@@ -121,15 +123,20 @@ class Score:
         return self.matched / self.found if self.found else float("nan")
 
 
+def pair(truth: list[tuple[float, float]], found: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    """(truth index, detection index) one-to-one: spans overlapping within TOL, maximum count,
+    and among those the closest onsets."""
+    if not truth or not found:
+        return []
+    ok = np.array([[f[0] < t[1] + TOL and f[1] > t[0] - TOL for f in found] for t in truth], float)
+    cost = -ok * 1000 + ok * np.abs(np.subtract.outer([t[0] for t in truth], [f[0] for f in found]))
+    rows, cols = linear_sum_assignment(cost)
+    return [(r, c) for r, c in zip(rows, cols, strict=True) if ok[r, c]]
+
+
 def score(name: str, events: list[dict], found: list[tuple[float, float]]) -> Score:
     truth = sorted((e["start_s"], e["end_s"]) for e in events if e.get("kind") == "cough")
-    pairs: list[tuple[int, int]] = []
-    if truth and found:
-        ok = np.array([[f[0] < t[1] + TOL and f[1] > t[0] - TOL for f in found] for t in truth], float)
-        # prefer the pairing with the closest onsets among maximum-count pairings
-        cost = -ok * 1000 + ok * np.abs(np.subtract.outer([t[0] for t in truth], [f[0] for f in found]))
-        rows, cols = linear_sum_assignment(cost)
-        pairs = [(r, c) for r, c in zip(rows, cols, strict=True) if ok[r, c]]
+    pairs = pair(truth, found)
     errs = [abs(found[c][0] - truth[r][0]) for r, c in pairs]
     used = {c for _, c in pairs}
     false_on: dict[str, int] = {}
@@ -182,8 +189,39 @@ def print_table(scores: list[Score]) -> None:
             print("  " + "  ".join("-" * x for x in w))
 
 
+def false_alarms(names: tuple[str, ...] = ("speech_neg_a", "speech_neg_b")) -> list[tuple[str, float, list[tuple]]]:
+    """Cough events on the cough-free speech recordings of ``make_cough_training.py`` (built on
+    demand): (name, minutes, [(start s, kind and speaker of the clip it falls in)])."""
+    import make_cough_training
+
+    out = []
+    for name in names:
+        truth = make_cough_training.ensure(name)
+        events = events_of(truth)
+        found = []
+        for t in detect(audio_of(truth)):
+            on = [e for e in events if e["start_s"] - 0.1 < t.end_s and t.start_s < e["end_s"] + 0.1]
+            found.append((round(t.start_s, 2), f"{on[0]['kind']} {on[0].get('source', '')}" if on else "room tone"))
+        out.append((name, json.loads(truth.read_text())["duration_s"] / 60, found))
+    return out
+
+
+def print_false_alarms(rows: list[tuple[str, float, list[tuple]]], verbose: bool = False) -> None:
+    print("  recording     minutes  cough events (all false)  per minute  set")
+    print("  ------------  -------  ------------------------  ----------  --------------------")
+    for name, minutes, found in rows:
+        print(f"  {name:12s}  {minutes:7.1f}  {len(found):24d}  {len(found) / minutes:10.2f}  "
+              f"{'fitting' if name.endswith('_a') else 'held out'}")
+        if verbose:
+            for f in found:
+                print(f"      {f[0]}  {f[1]}")
+
+
 if __name__ == "__main__":
     if "--spans" in sys.argv:
         METHOD = "spans"
-    paths = [Path(p) for p in sys.argv[1:] if not p.startswith("--")] or None
+    paths = [Path(p) for p in sys.argv[1:] if not p.startswith("-")] or None
     print_table(evaluate(paths))
+    if "--negatives" in sys.argv:
+        print()
+        print_false_alarms(false_alarms(), "-v" in sys.argv)

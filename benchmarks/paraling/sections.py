@@ -7,14 +7,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import cough_speakers  # noqa: E402
 import coughs  # noqa: E402
 import voice_cues  # noqa: E402
 import voices  # noqa: E402
 
 
-def coughs_section() -> None:
-    """Cough events (the index stage's) against every truth file with coughs, before and after."""
-    print("\n## Cough events: every recording with cough truth (cough_mix_02 held out from tuning)\n")
+def coughs_section(library: str | None = None) -> None:
+    """Cough events (the index stage's) against every truth file with coughs, before and after;
+    false alarms on cough-free speech; whose cough (on ``library``'s diarisation)."""
+    print("\n## Cough events: every recording with cough truth (cough_mix_02 and bank_rec_03 held out from tuning)\n")
     print("  one-to-one, 0.25 s overlap tolerance; recall@0.2s counts matches whose onset is within 0.2 s\n")
     for method, title in (("spans", "before (YAMNet spans split on interior bursts)"),
                           ("onsets", "now (burst onsets scored with YAMNet on an aligned patch)")):
@@ -23,6 +25,12 @@ def coughs_section() -> None:
         coughs.print_table(coughs.evaluate())
         print()
     coughs.METHOD = "onsets"
+    print("  false alarms on cough-free speech (make_cough_training.py; RAVDESS, eSpeak NG, Flite):\n")
+    coughs.print_false_alarms(coughs.false_alarms())
+    if library:
+        print(f"\n## Whose cough: attributed speaker vs the truth's cougher ({library})\n")
+        print("  a silent cougher (a bystander) is right when attributed to nobody; a missed cough is wrong\n")
+        cough_speakers.print_table(cough_speakers.evaluate(Path(library)))
 
 
 def voices_section(library: str | None) -> None:

@@ -1,12 +1,26 @@
 """Whose cough is it: each sound event gets the speaker whose turn it falls in or is next to.
 
-A sound mostly inside a turn is that speaker's. A sound in a pause belongs to a speaker
-who talks within ``NEAR_S`` of it; when both sides qualify, the nearer one. Inside a
-consultation, a symptom sound (cough, sneeze, throat clearing, wheeze...) in a pause goes
-to the patient whenever the patient speaks within ``NEAR_S`` -- and also when only the
-clinician does: the clinician pausing around a cough ("take a deep breath" -- cough --
-"and once more") is examining the patient, who coughs. A clinician's own cough mid-turn
-still counts as the clinician's (it is inside their turn).
+A sound inside a turn is that speaker's. With the turn's ASR words (``words``: (start,
+end) pairs on a segment row) "inside" means words of the turn end before the sound and
+others start after it: the speaker paused mid-turn to cough. A sound over a turn's first or
+last word (someone coughs as another finishes or starts: one cannot talk and cough at
+once) is next to the turn, not in it; so is a sound in the silent tail of a segment whose
+words ended long before (segment bounds run on over pauses). Without words, a sound mostly
+inside a segment is its speaker's.
+
+A sound in a pause belongs to a speaker who talks within ``NEAR_S`` of it; when both
+sides qualify, the nearer one. Inside a consultation, a symptom sound (cough, sneeze,
+throat clearing, wheeze...) in a pause goes to the patient whenever the patient speaks
+within ``NEAR_S`` -- and also when only the clinician does: the clinician pausing around a
+cough ("take a deep breath" -- cough -- "and once more") is examining the patient, who
+coughs. A clinician's own cough mid-turn still counts as the clinician's. Outside a
+consultation (a waiting room, a call) strangers talk and cough near each other: a sound
+belongs to a speaker only when it is right against their speech (``NEAR_OUTSIDE_S``),
+otherwise to nobody (on the bank recordings, bystanders' coughs 0.9-1.4 s from a
+stranger's speech were given to that stranger).
+
+Speaker embeddings of the cough audio are not used: a 0.3 s cough carries little of the
+voice, and no recording here has a cougher's own coughs and speech to measure it on.
 """
 
 from __future__ import annotations
@@ -16,8 +30,10 @@ from dataclasses import dataclass
 from harp_desktop.findings.model import Section
 from harp_desktop.findings.sections import in_sections
 
-NEAR_S = 1.5  # a sound this close to a turn's edge belongs to that turn's speaker
-INSIDE = 0.5  # share of the sound inside a turn that makes it that turn's
+NEAR_S = 1.5  # in a consultation, a sound this close to a turn's edge belongs to that turn's speaker
+NEAR_OUTSIDE_S = 0.75  # elsewhere, this close
+INSIDE = 0.5  # without words: share of the sound inside a turn that makes it that turn's
+WORD_TOL_S = 0.1  # a word ending / starting this far inside the sound still counts as before / after it
 SYMPTOM_SOUNDS = frozenset({"cough", "throat_clearing", "sneeze", "wheeze", "breathing", "gasp"})
 
 
@@ -32,31 +48,54 @@ class EventSpeaker:
 def attribute_events(tags: list[dict], segments: list[dict], roles: dict[str, str],
                      sections: list[Section]) -> list[EventSpeaker]:
     """``tags``: event rows (id, label, start_s, end_s); ``segments``: rows with a speaker label
-    in ``speaker``; ``roles``: label -> role."""
+    in ``speaker`` and, when known, their ASR words' (start, end) in ``words``; ``roles``:
+    label -> role."""
     turns = sorted((s for s in segments if s.get("speaker")), key=lambda s: s["start_s"])
     patients = {k for k, v in roles.items() if v == "patient"}
     return [_one(t, turns, patients, sections) for t in tags]
 
 
+def _spoken(s: dict) -> tuple[float, float]:
+    """The turn's speech: its first word's start to its last word's end, else its bounds."""
+    w = s.get("words")
+    return (min(x[0] for x in w), max(x[1] for x in w)) if w else (s["start_s"], s["end_s"])
+
+
+def _inside(a: float, b: float, s: dict) -> float:
+    """How much of the sound a..b lies inside turn ``s`` (0 when it is not inside, see the docstring)."""
+    lo, hi = _spoken(s)
+    ov = min(b, hi) - max(a, lo)
+    if ov <= 0:
+        return 0.0
+    w = s.get("words")
+    if not w:
+        return ov if ov >= INSIDE * max(b - a, 1e-3) else 0.0
+    before = any(e <= a + WORD_TOL_S for _, e in w)
+    after = any(st >= b - WORD_TOL_S for st, _ in w)
+    return ov if before and after else 0.0
+
+
 def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Section]) -> EventSpeaker:
     a, b = tag["start_s"], tag["end_s"]
-    dur = max(b - a, 1e-3)
+    consultation = in_sections(a, b, sections)
+    reach = NEAR_S if consultation else NEAR_OUTSIDE_S
     best_in, best_ov = None, 0.0
     near: list[tuple[float, dict]] = []
     for s in turns:
-        if s["start_s"] > b + NEAR_S:
+        if s["start_s"] > b + reach + 1.0:  # words may start a little before their segment
             break
-        ov = min(b, s["end_s"]) - max(a, s["start_s"])
+        ov = _inside(a, b, s)
         if ov > best_ov:
             best_in, best_ov = s, ov
-        gap = max(0.0, s["start_s"] - b, a - s["end_s"])
-        if gap <= NEAR_S:
+        lo, hi = _spoken(s)
+        gap = max(0.0, lo - b, a - hi)
+        if gap <= reach:
             near.append((gap, s))
-    if best_in is not None and best_ov >= INSIDE * dur:
+    if best_in is not None:
         return EventSpeaker(tag["id"], best_in["speaker"], "in_turn", 0.0)
     if not near:
         return EventSpeaker(tag["id"], None, "none", None)
-    if tag["label"] in SYMPTOM_SOUNDS and patients and in_sections(a, b, sections):
+    if tag["label"] in SYMPTOM_SOUNDS and patients and consultation:
         close_patients = [(g, s) for g, s in near if s["speaker"] in patients]
         if close_patients:
             gap, s = min(close_patients, key=lambda x: x[0])

@@ -52,6 +52,12 @@ def _segments(db: LibraryDB, rid: int) -> list[dict]:
     return [{**s, "speaker": s["speaker_label"]} for s in db.segments(rid)]
 
 
+def _with_words(db: LibraryDB, rid: int, segments: list[dict]) -> list[dict]:
+    """Segment rows with their words' spans (``words``), for whose-sound attribution."""
+    spans = store.word_spans(db, rid)
+    return [{**s, "words": spans.get(s["id"], [])} for s in segments]
+
+
 def clinical_turns(segments: list[dict], sections: list[Section], roles: dict[str, str]
                    ) -> list[tuple[Section, list[Turn]]]:
     """The extractor's input, one part per clinical section (a consultation, a clinical phone
@@ -88,7 +94,7 @@ def analyse(db: LibraryDB, rid: int, audio: np.ndarray | None = None, extractor:
     extractor = extractor or load_extractor()
     plain = {k: g.role for k, g in roles.items()}
     found = _extract(extractor, clinical_turns(segs, sections, plain)) if extractor else []
-    events = attribute_events(db.tags(rid, "event"), segs, plain, sections)
+    events = attribute_events(db.tags(rid, "event"), _with_words(db, rid, segs), plain, sections)
     return Analysis(roles, sections, found, events, extractor is not None)
 
 
@@ -135,7 +141,8 @@ def set_role(db: LibraryDB, rid: int, speaker: str, role: str, annotator: str | 
         extractor = load_extractor()
         if extractor is not None:
             store.write_findings(db, rid, _extract(extractor, clinical_turns(segs, secs, current)))
-        store.write_event_speakers(db, rid, attribute_events(db.tags(rid, "event"), segs, current, secs))
+        store.write_event_speakers(db, rid, attribute_events(db.tags(rid, "event"), _with_words(db, rid, segs),
+                                                             current, secs))
     return roles(db, rid)
 
 

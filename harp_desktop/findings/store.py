@@ -58,6 +58,14 @@ def write_event_speakers(db: LibraryDB, rid: int, items: list[EventSpeaker]) -> 
 
 
 # -- reading ------------------------------------------------------------------------------
+def word_spans(db: LibraryDB, rid: int) -> dict[int, list[tuple[float, float]]]:
+    """segment id -> its ASR words' (start, end), in time order."""
+    out: dict[int, list[tuple[float, float]]] = {}
+    for r in db.db.query("SELECT segment_id, start_s, end_s FROM words WHERE recording_id = ? ORDER BY start_s", [rid]):
+        out.setdefault(r["segment_id"], []).append((r["start_s"], r["end_s"]))
+    return out
+
+
 def stored_roles(db: LibraryDB, rid: int) -> dict[str, dict]:
     """label -> {"role", "source", "confidence"}: the stage's roles with hand-set ones over them
     (a role set after the stage ran, or carried in a bundle, wins at read time too)."""

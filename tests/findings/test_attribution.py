@@ -49,3 +49,62 @@ def test_how_many_times_does_the_patient_cough():
     tags = [tag(1, 5.0, 5.5), tag(2, 8.2, 8.7), tag(3, 28.4, 28.9), tag(4, 110.5, 111.0), tag(5, 150.0, 150.5)]
     got = attribute_events(tags, TURNS, ROLES, CONSULT)
     assert sum(ROLES.get(e.speaker) == "patient" for e in got) == 3
+
+
+# With the turns' ASR words (what findings.service passes): the cases of the bank recordings.
+def words_seg(start: float, end: float, label: str, words: list[tuple[float, float]]) -> dict:
+    return {**seg(start, end, label, "..."), "words": words}
+
+
+WORDED = [words_seg(0.0, 4.3, "DR", [(0.2, 1.0), (1.1, 2.0), (2.1, 3.1), (3.1, 3.9)]),  # "... and the last one."
+          words_seg(6.0, 9.0, "PT", [(6.1, 7.0), (7.4, 8.9)]),
+          words_seg(9.5, 15.0, "PT", [(9.6, 10.5), (11.2, 12.0)]),  # the segment runs on 3 s after the last word
+          words_seg(20.0, 28.0, "DR", [(20.1, 23.0), (23.9, 27.8)]),
+          words_seg(100.0, 104.0, "X", [(100.1, 103.8)]),
+          words_seg(106.0, 110.0, "Y", [(106.2, 109.9)])]
+
+
+def worded(tags) -> list[tuple]:
+    return [(e.speaker, e.method) for e in attribute_events(tags, WORDED, ROLES, CONSULT)]
+
+
+def test_a_cough_over_the_clinicians_last_word_is_the_patients():
+    """bank_rec_02 411.7 s: the patient coughs as the clinician finishes "... and the last one"."""
+    # not inside the clinician's turn (no word of it after the cough): a pause sound, and in a
+    # consultation with only the clinician near (the patient speaks 2 s later) the patient's
+    assert worded([tag(1, 3.7, 4.0)]) == [("PT", "patient_in_consultation")]
+    assert worded([tag(1, 4.2, 4.5)]) == [("PT", "patient_in_consultation")]  # after it: the same
+
+
+def test_a_cough_between_words_of_one_turn_is_that_speakers():
+    assert worded([tag(1, 23.1, 23.6)]) == [("DR", "in_turn")]  # the clinician's own cough, mid-turn
+    assert worded([tag(1, 7.05, 7.35)]) == [("PT", "in_turn")]
+
+
+def test_a_cough_in_the_silent_tail_of_a_segment_is_not_inside_it():
+    """bank_rec_02 56.5 s: the segment ran 2.8 s past the last word, over the cough."""
+    got = attribute_events([tag(1, 104.6, 104.9)], [words_seg(100.0, 105.5, "X", [(100.1, 103.0)])], ROLES, CONSULT)
+    assert [(e.speaker, e.method) for e in got] == [(None, "none")]
+
+
+def test_outside_a_consultation_a_cough_belongs_only_to_a_speaker_right_against_it():
+    assert worded([tag(1, 104.2, 104.5)]) == [("X", "next_to")]  # 0.4 s after X stops
+    assert worded([tag(1, 104.8, 105.1)]) == [(None, "none")]  # a bystander: 1.0 s from X, 0.9 s before Y
+    assert worded([tag(1, 105.6, 105.9)]) == [("Y", "next_to")]  # 0.3 s before Y starts
+
+
+def test_the_stage_attributes_with_the_stored_words(library_dir):
+    """findings.service hands attribution each segment's words: a cough in the silent tail of a
+    stranger's segment (outside a consultation) is nobody's, not the stranger's."""
+    from harp_desktop.api import Library
+    from harp_desktop.findings import service
+    from tests.findings.helpers import make_recording
+
+    with Library(library_dir) as lib:
+        rid = make_recording(lib.db, [(1.0, 6.0, "SPEAKER_1", "Kids are talking by the door.")], [("cough", 5.0, 5.3)])
+        seg_id = lib.db.segments(rid)[0]["id"]
+        for i, (a, b) in enumerate([(1.1, 1.5), (1.5, 2.0), (2.0, 2.6), (2.6, 3.0)]):
+            lib.db.db["words"].insert({"segment_id": seg_id, "recording_id": rid, "start_s": a, "end_s": b,
+                                       "text": f"w{i}", "prob": 0.9})
+        got = service.analyse(lib.db, rid, None, lambda turns: []).events
+    assert [(e.speaker, e.method) for e in got] == [(None, "none")]  # without words: SPEAKER_1, in_turn
