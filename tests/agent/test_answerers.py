@@ -83,6 +83,7 @@ def test_a_symptom_named_with_a_sound_word_is_read_from_what_was_said(consultati
     ("Who was the first to bring up amlodipine?", "patient"),  # raising: the earliest turn that carries it
     ("Who tells her to phone for an ambulance if things get worse?", "doctor"),  # an act of speech, not a finding
     ("Which speaker says her father had a heart attack?", "patient"),
+    ("Who tells Mrs Patel that the doctor can see her?", "receptionist"),  # an "other" voice doing reception work
 ])
 def test_who_did_what_with_the_words(consultation, question, want):
     lib, res = consultation

@@ -21,6 +21,12 @@ from harp_desktop.types import Evidence
 
 RELATION = (r"\b(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|companion|grandson|"
             r"granddaughter|child|brother|sister)\b")
+# A receptionist's work, heard: calling a patient through to a room, answering the practice's phone.
+RECEPTION = re.compile(r"\b(will see you now|is ready for you( now)?|can see you now|go (on )?through|room (\d+|one|two|three|four|five|six|"
+                       r"seven|eight|nine|ten)\b.{0,30}\b(left|right|corridor)|surgery,? \w+ speaking|practice,? \w+ speaking|"
+                       r"how can i help)", re.I)
+INTRODUCES = re.compile(r"\b(this is|it's|here's|i've brought|i brought|with) my (husband|wife|partner|mother|mum|father|dad|son|"
+                        r"daughter|carer|friend|brother|sister|grandson|granddaughter)\b", re.I)
 ATTRIBUTE_S = 1.5  # a sound this close to a turn belongs to that turn's speaker
 CLINICIAN_SHARE = 0.3  # a voice asking questions in this share of its turns is the clinician (no stored roles)
 
@@ -310,8 +316,29 @@ class AnswerContext:
                 best, gap = self.label_of(s), d
         return best
 
+    @cached_property
+    def other_names(self) -> dict[str, str]:
+        """What the recording shows an "other" voice to be: a receptionist (calls a patient through to a
+        room, answers the practice phone) or the companion the patient introduces ("this is my husband")."""
+        others = {k for k, v in self.roles.items() if v == "other"}
+        names: dict[str, str] = {}
+        for s in self.segments:
+            lab = self.label_of(s)
+            if lab in others and RECEPTION.search(s["text"] or ""):
+                names.setdefault(lab, "receptionist")
+        lo, hi = self.consultation_span or (0.0, float("inf"))
+        companions = {self.label_of(s) for s in self.segments if self.label_of(s) in others and s["text"].strip()
+                      and lo <= s["start_s"] < hi} - set(names)
+        intro = [m.group(2).lower() for s in self.segments if self.roles.get(self.label_of(s) or "") == "patient"
+                 for m in [INTRODUCES.search(s["text"] or "")] if m]
+        if len(companions) == 1 and len(set(intro)) == 1:
+            names[companions.pop()] = intro[0]
+        return names
+
     def role_name(self, label: str | None) -> str:
         role = self.roles.get(label or "")
+        if role == "other" and label in self.other_names:
+            return self.other_names[label]
         if role == "clinician":
             return next((s.name for s in [self.spec.subject, *self.spec.others] if s.kind == "clinician" and s.name),
                         "clinician")
