@@ -296,3 +296,38 @@ def spoken_count(text: str) -> int | None:
             return n
     return None
 
+
+# -- kinds of finding a question asks for -------------------------------------------
+KIND_WORDS = {
+    "medication": re.compile(r"\bmedic\w*|\btablets?\b|\bpills?\b|\bdrugs?\b|\bdose\b|\bdosage\b|\bprescri\w*|\btak(e|es|ing)\b"
+                             r"|\binhaler\b|\bpuffs?\b", re.I),
+    "allergy": re.compile(r"\ballerg\w*", re.I),
+    "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
+                        r"|\breading\b|\bweight\b|\bmeasure\w*", re.I),
+    "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
+                       r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
+    "examination": re.compile(r"\bfind\b|\bfound\b|\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",
+                              re.I),
+    "diagnosis": re.compile(r"\bdiagnos\w*|\bwhat (does|did) the (doctor|gp|nurse|clinician) think\b|\bcause\b|\blikely\b", re.I),
+    "history": re.compile(r"\bsmok\w*|\balcohol\b|\bdrink\w*|\btravel\w*|\bjob\b|\bwork\b|\boccupation\b|\bhistory\b", re.I),
+}
+
+
+WH_HEAD = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(?:what|which)\b((?:\s+[\w'-]+){1,6})", re.I)
+AUX = re.compile(r"^(did|does|do|is|are|was|were|has|have|had|should|must|will|would|can|could|'s|s)$", re.I)
+
+
+def asked_kinds(question: str) -> list[str]:
+    """Kinds of finding a wh-question asks for by its head (what it asks for), not by any word in it.
+
+    The head is the noun phrase after "what/which" ("which medicines does she take", "what
+    allergies"); with none ("what did the doctor advise", "what was the blood pressure reading")
+    it is the words after the auxiliary. "What reaction did penicillin cause?" asks for a
+    reaction, not a list of causes; "how long must he stay off work?" asks no list."""
+    m = WH_HEAD.match(QUOTE_FREE.sub(" ", question).replace("'s ", " 's "))
+    if not m:
+        return []
+    words = m.group(1).split()
+    cut = next((i for i, w in enumerate(words) if AUX.match(w)), len(words))
+    head = " ".join(words[:cut][:4] if cut > 0 else words[1:6])
+    return [k for k, p in KIND_WORDS.items() if p.search(head)]

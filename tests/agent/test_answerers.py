@@ -136,6 +136,16 @@ def test_what_an_examination_found_is_the_result_not_the_act(consultation):
     assert re.search(r"oxygen|pulse|crackles|pressure|reassuring", a.answer + a.rationale, re.I), a.rationale
 
 
+def test_when_inside_a_long_turn_is_the_sentence_that_says_it(consultation):
+    """The sample's doctor says "Your oxygen level is ninety seven percent, and your pulse is eighty eight.
+    Your blood pressure is..." in one turn from 01:19: the blood pressure comes seconds into it."""
+    lib, res = consultation
+    turn = lib.ask(res.sha256, "When does the doctor first mention her oxygen level?")
+    bp = lib.ask(res.sha256, "When does the doctor first mention her blood pressure reading?")
+    assert parse_clock(turn.answer) is not None and parse_clock(bp.answer) is not None, (turn.rationale, bp.rationale)
+    assert parse_clock(bp.answer) >= parse_clock(turn.answer), (turn.answer, bp.answer)
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

@@ -11,13 +11,13 @@ time. An anchor phrase that resolves to none of these is ignored (and the answer
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent.answerers import words as said  # the lexical helpers (not the said answerer: no cycle)
 from harp_desktop.retrieval.localize import format_clock
 
-if TYPE_CHECKING:
-    from harp_desktop.agent.answerers.context import AnswerContext
+AnswerContext = Any  # the context resolves anchors, so this module cannot import it
 
 AFTER = ("after", "once", "following")  # the others ("before", "until", "till", "by the time") end the window
 
@@ -42,8 +42,6 @@ EXAM_VERBS = {"examin", "exam", "listen", "check", "count", "feel", "felt", "tak
 def _exam_act(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str] | None:
     """"After the doctor counts her pulse": the turn that does that act (its own words, the pulse);
     "after the examination starts": the first act of the examination."""
-    from harp_desktop.agent.answerers import said
-
     own = [w for w in re.findall(r"[a-z]+", phrase.lower()) if not any(lx.stem(w).startswith(v) for v in EXAM_VERBS)]
     key = said.rarest(ctx, " ".join(own)) if own else []
     if key:
@@ -72,8 +70,6 @@ def _first_event(ctx: AnswerContext, phrase: str) -> tuple[float, str] | None:
 
 
 def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str] | None:
-    from harp_desktop.agent.answerers import said
-
     m = lx.MENTION_ACT.search(phrase)
     if m is None:
         return None

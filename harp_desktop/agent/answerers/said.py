@@ -23,6 +23,16 @@ import numpy as np
 from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent import support
 from harp_desktop.agent.answerers.context import AnswerContext, Result
+from harp_desktop.agent.answerers.words import (  # noqa: F401 - the lexical helpers, used here and by the answerers
+    GRAMMAR,
+    SUBJECT_WORDS,
+    carries,
+    doc_freq,
+    focus_terms,
+    rarest,
+    respell,
+    turn_stems,
+)
 from harp_desktop.agent.chain import span
 
 NUM = r"(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|" \
@@ -59,10 +69,6 @@ ASKS = re.compile(r"\?|(^|[,.;]\s*)(and |so |now |okay,? |right,? )?(do|does|did
 # "How does he feel once the doctor says it isn't cancer?": the reply to that statement answers.
 AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight after)\s+((the|his|her) )?(doctor|clinician|gp|nurse|"
                           r"patient|husband|wife|he|she|they)\b(.*)$", re.I)
-SUBJECT_WORDS = re.compile(r"^(patient|doctor|clinician|gp|nurse|she|he|her|him|his|they|them|say|says|said|tell|told|"
-                           r"mention\w*|talk\w*|speaker|person|man|woman|recording|call|phone|consultation|seconds?|minutes?|between|"
-                           r"during|around|after|before|first|last|final|next|earliest|latest|ever|times?|point|moment|start|beginning|"
-                           r"end|middle)$", re.I)
 # A speaker naming themselves: the strongest sign of a turn that answers "what are their names?".
 INTRO = re.compile(r"\b(?i:I'm|I am|this is|it's|my name is|call me|here's) [A-Z][a-z]+")
 MAX_FIRST = 220
@@ -95,77 +101,10 @@ def _best_sentence(text: str, terms: set[str], gives: list[re.Pattern]) -> str:
     return out[:MAX_FIRST]
 
 
-GRAMMAR = set("""a an the is are was were be been being do does did doing have has had having can could would should
-will shall may might must of in on at to for from by with about as into over than so that this these those there
-what which who whom whose when where why how any some it its and or but if then i you we me my your our their
-one out up through across like just also very really get got anything something nothing everything anyone someone
-anybody somebody everyone either neither other others much many more most""".split())
-
-
-def focus_terms(question: str) -> list[str]:
-    """The question's topic stems: its words without grammar, window/section phrases and the words
-    that say who said it ("what did the doctor hear through the stethoscope?" -> hear, stethoscope)."""
-    body = lx.BEFORE_CONSULT.sub(" ", lx.AFTER_CONSULT.sub(" ", question)).lower()
-    for pat in lx.SECTION_WORDS.values():
-        body = pat.sub(" ", body)
-    words = re.findall(r"[a-z][a-z'-]+", body)
-    keep = [w for w in words if w not in GRAMMAR and not SUBJECT_WORDS.match(w) and len(w) > 2]
-    return list(dict.fromkeys(stem(w) for w in keep))
-
-
-def turn_stems(ctx: AnswerContext) -> list[set[str]]:
-    """The stems of every spoken turn, in time order, computed once per question."""
-    if "_turn_stems" not in ctx.__dict__:
-        ctx.__dict__["_turn_stems"] = [set(_stems(s["text"])) for s in sorted(ctx.segments, key=lambda s: s["start_s"])
-                                       if s["text"].strip()]
-    return ctx.__dict__["_turn_stems"]
-
-
 CLINICIAN_ACTS = {"diagnosis", "examination", "plan"}
 
 
-def _asked_kinds(question: str) -> list[str]:
-    from harp_desktop.agent.answerers.speech import asked_kinds
-
-    return asked_kinds(question)
-
-
-def respell(ctx: AnswerContext, terms: list[str]) -> list[str]:
-    """A rare question word the transcript never holds is looked up as ASR spelled it ("sertraline"
-    heard as "certraline"): the closest word of the recording, when it is close (and long) enough."""
-    from rapidfuzz import fuzz, process
-
-    every = turn_stems(ctx)
-    if "_vocab" not in ctx.__dict__:
-        ctx.__dict__["_vocab"] = sorted({w for e in every for w in e if len(w) >= 5})
-    vocab = ctx.__dict__["_vocab"]
-    out = []
-    for t in terms:
-        if len(t) >= 7 and not any(t in e for e in every) and vocab:
-            got = process.extractOne(t, vocab, scorer=fuzz.ratio, score_cutoff=82)
-            out.append(got[0] if got else t)
-        else:
-            out.append(t)
-    return out
-
-
-def doc_freq(ctx: AnswerContext, terms: list[str]) -> dict[str, int]:
-    """How many turns of the recording hold each stem."""
-    every = turn_stems(ctx)
-    return {t: sum(t in e for e in every) for t in terms}
-
-
-def rarest(ctx: AnswerContext, question: str, keep: int = 1) -> list[str]:
-    """The question's ``keep`` rarest topic stems that this recording's speech contains at all,
-    rarest first: "the cat gets its first mention when?" is about "cat", not "gets"."""
-    df = doc_freq(ctx, focus_terms(question))
-    return [t for t, n in sorted(df.items(), key=lambda kv: kv[1]) if n > 0][:keep]
-
-
-def carries(text: str, stems: list[str], need: int | None = None) -> bool:
-    """Whether a turn holds the stems (all of them, or ``need`` of them)."""
-    have = set(_stems(text))
-    return sum(t in have for t in stems) >= (len(stems) if need is None else need)
+_asked_kinds = lx.asked_kinds
 
 
 def _is_question(text: str) -> bool:

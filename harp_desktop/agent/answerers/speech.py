@@ -17,6 +17,7 @@ from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers import said
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.lexicon import KIND_WORDS, asked_kinds  # noqa: F401 - what a question asks for, by kind
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
@@ -26,19 +27,6 @@ SOUND_CATEGORY = {"cough": "respiratory", "wheeze": "respiratory", "sneeze": "re
                   "throat_clearing": "respiratory"}
 MENTION = re.compile(r"\b(mention\w*|talk\w* about|bring up|brought up|discuss\w*|ask\w* about|refer\w* to|say anything about)\b",
                      re.I)
-KIND_WORDS = {
-    "medication": re.compile(r"\bmedic\w*|\btablets?\b|\bpills?\b|\bdrugs?\b|\bdose\b|\bdosage\b|\bprescri\w*|\btak(e|es|ing)\b"
-                             r"|\binhaler\b|\bpuffs?\b", re.I),
-    "allergy": re.compile(r"\ballerg\w*", re.I),
-    "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
-                        r"|\breading\b|\bweight\b|\bmeasure\w*", re.I),
-    "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
-                       r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
-    "examination": re.compile(r"\bfind\b|\bfound\b|\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",
-                              re.I),
-    "diagnosis": re.compile(r"\bdiagnos\w*|\bwhat (does|did) the (doctor|gp|nurse|clinician) think\b|\bcause\b|\blikely\b", re.I),
-    "history": re.compile(r"\bsmok\w*|\balcohol\b|\bdrink\w*|\btravel\w*|\bjob\b|\bwork\b|\boccupation\b|\bhistory\b", re.I),
-}
 
 
 def question_concepts(ctx: AnswerContext) -> list[str]:
@@ -71,6 +59,12 @@ def _ev(ctx: AnswerContext, f) -> Evidence:
         ev.text = " ".join(s["text"].strip() for s in segs)
         return ev
     return Evidence(f.start_s, f.end_s, None, f.speaker, f.text, [], {"finding": 1.0})
+
+
+def _said_by_subject(ctx: AnswerContext, f) -> bool:
+    """"When does the doctor first mention her blood pressure?": a finding in the subject's own words."""
+    who = ctx.speakers_for(ctx.spec.subject)
+    return who is None or f.speaker in who
 
 
 def _in_scope(ctx: AnswerContext, f) -> bool:
@@ -435,8 +429,8 @@ def when(ctx: AnswerContext) -> Result:
     concepts = question_concepts(ctx)
     scope = _without_frame(spec)  # "after the examination, when ... diagnosis?" asks about the diagnosis
     kinds = [k for k, p in KIND_WORDS.items() if p.search(scope)] if not concepts else []
-    found = sorted((f for f in ctx.findings if (f.concept in concepts or f.kind in kinds) and _in_scope(ctx, f)),
-                   key=lambda f: f.start_s)
+    found = sorted((f for f in ctx.findings if (f.concept in concepts or f.kind in kinds) and _in_scope(ctx, f)
+                    and (spec.subject.kind == "anyone" or _said_by_subject(ctx, f))), key=lambda f: f.start_s)
     cited = [_ev(ctx, f) for f in found]
     hits = _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
     key = said.rarest(ctx, spec.question)
@@ -450,8 +444,31 @@ def when(ctx: AnswerContext) -> Result:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
                       f"{ctx.window_words()}.", [], claim, False)
     pick = cited[-1] if spec.ordinal == "last" else cited[0]
-    return Result(format_clock(pick.start_s), f"{spec.ordinal.capitalize()} said at {span(pick)}: "
-                  f"\"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
+    t = _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
+    return Result(format_clock(t), f"{spec.ordinal.capitalize()} said at {span(pick)}"
+                  + (f", the words at {format_clock(t)}" if abs(t - pick.start_s) >= 1.0 else "")
+                  + f": \"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
+
+
+def _word_time(ctx: AnswerContext, ev: Evidence, stems: list[str]) -> float:
+    """When, inside a long turn, the words asked about are said (word timestamps), not inside the window's
+    start: "between 6:30 and 7:10, when is the first reading?" of a turn that began at 06:24."""
+    lo = min((a for a, b in ctx.windows if b > ev.start_s), default=0.0)
+    try:  # every word of the cited span (a finding's evidence may join several turns)
+        words = list(ctx.lib.db.db.query("SELECT start_s, end_s, text FROM words WHERE recording_id = ? AND start_s >= ? "
+                                         "AND start_s < ? ORDER BY start_s",
+                                         [ctx.rec["id"], ev.start_s - 0.05, ev.end_s]))
+    except Exception:  # noqa: BLE001 - an older library without word rows: the turn's start
+        words = []
+    want = set(stems)
+    for i, w in enumerate(words):
+        if w["start_s"] >= lo - 0.05 and want & set(lx.stems(w["text"] or "")):
+            # the sentence that says it: back to the word after the last sentence end
+            j = i
+            while j > 0 and not re.search(r"[.?!]\s*$", words[j - 1]["text"] or "") and words[j - 1]["start_s"] >= lo:
+                j -= 1
+            return float(words[j]["start_s"])
+    return max(ev.start_s, lo) if words else ev.start_s
 
 
 # How a "who" question names what was done: asking ("who wanted to know..."), raising a topic first
@@ -534,26 +551,6 @@ def _options_word(spec, word: str) -> str:
         # The question's own word for the clinician, else "doctor (clinician)": the reader may have said either.
         return m.group(2).lower() if m else "doctor (clinician)"
     return word.replace("the ", "", 1)
-
-
-WH_HEAD = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(?:what|which)\b((?:\s+[\w'-]+){1,6})", re.I)
-AUX = re.compile(r"^(did|does|do|is|are|was|were|has|have|had|should|must|will|would|can|could|'s|s)$", re.I)
-
-
-def asked_kinds(question: str) -> list[str]:
-    """Kinds of finding a wh-question asks for by its head (what it asks for), not by any word in it.
-
-    The head is the noun phrase after "what/which" ("which medicines does she take", "what
-    allergies"); with none ("what did the doctor advise", "what was the blood pressure reading")
-    it is the words after the auxiliary. "What reaction did penicillin cause?" asks for a
-    reaction, not a list of causes; "how long must he stay off work?" asks no list."""
-    m = WH_HEAD.match(lx.QUOTE_FREE.sub(" ", question).replace("'s ", " 's "))
-    if not m:
-        return []
-    words = m.group(1).split()
-    cut = next((i for i, w in enumerate(words) if AUX.match(w)), len(words))
-    head = " ".join(words[:cut][:4] if cut > 0 else words[1:6])
-    return [k for k, p in KIND_WORDS.items() if p.search(head)]
 
 
 def listing(ctx: AnswerContext) -> Result | None:
