@@ -18,6 +18,7 @@ import numpy as np
 
 from harp_desktop.agent import answer as ans
 from harp_desktop.agent import answerers, audio_llm, sections, support, verify
+from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.oracle import oracle_evidence
@@ -230,7 +231,6 @@ class Asker:
     def cue_roles(question: str, cue, speaker_cue, emotion_cue) -> dict[str, str]:
         """Which example clip plays which part: ``--cue`` is a voice when the question is about a
         person, else a sound; ``--speaker-cue`` / ``--emotion-cue`` say it themselves."""
-        from harp_desktop.agent import lexicon as lx
 
         roles: dict[str, str] = {}
         if cue:
@@ -251,6 +251,11 @@ class Asker:
         timings: dict[str, float] = {}
         t_all = time.perf_counter()
         question, notes = clean_question(question)
+        asked = question
+        # Clinicians' shorthand ("SOB?", "FHx of bowel ca?") is read as its words; the answer keeps what was typed.
+        question = lx.normalise_shorthand(question)
+        if question != asked:
+            notes.append(f"read as: \"{question}\"")
         rec = self.lib.recording(ref)
         outside_recording(question, rec["duration_s"])
         cue_paths = self.cue_roles(question, cue, speaker_cue, emotion_cue)
@@ -266,7 +271,7 @@ class Asker:
             typed = answerers.answer(ctx)
             if typed is not None:
                 timings["answer"] = time.perf_counter() - t0
-                return self._typed_answer(question, rec, spec, ctx, typed, notes, timings, t_all)
+                return self._typed_answer(asked, rec, spec, ctx, typed, notes, timings, t_all)
         cue_wav = cue_wavs.get("sound", cue_wavs.get("speaker"))
         t0 = time.perf_counter()
         plan = self.plan(question, rec["duration_s"], cue_wav is not None, notes)
@@ -343,7 +348,7 @@ class Asker:
                 supported = False
                 notes.append("the cited moments do not mention what the answer says; marked unsupported")
         plan_dict = {**plan.to_dict(), "query": spec.to_dict()}
-        result = ans.Answer(question, first, verdict.rationale, supported, evidence, verdict.citations,
+        result = ans.Answer(asked, first, verdict.rationale, supported, evidence, verdict.citations,
                             plan_dict, timings, models, notes + plan.notes,
                             [{"tool": r.tool, "args": {k: v for k, v in r.args.items() if k != "cue"},
                               "items": len(r.items), "error": r.error, "seconds": round(r.seconds, 4)}

@@ -7,6 +7,7 @@ check them with wordings written apart from these patterns.
 
 from __future__ import annotations
 
+import functools
 import re
 
 IC = re.I
@@ -73,7 +74,7 @@ WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|wh
 PREP_WH = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(for|in|on|at|since|until|till|by|from|to|with|about|after|before|"
                      r"during|into|of) (what|which|when|whom|whose|how)\b", IC)
 # "Significant weight loss?", "Any melaena?": a bare noun phrase asked as a question is a yes/no question.
-BARE = re.compile(r"^\s*(?:any |some |significant |much |a |an )?[a-z' -]{2,40}\?\s*$", IC)
+BARE = re.compile(r"^\s*(?:any |anything |something |some |significant |much |a |an )?[a-z' -]{2,60}\?\s*$", IC)
 # "Does the cough sound dry or wet?": a choice between two words asks which, not whether.
 CHOICE = re.compile(r"\b\w+\W{0,2} or (a |an |the )?(?!not\b|no\b|anything\b|otherwise\b|anyone\b|something\b)\w+\s*[?.]?\s*$", IC)
 # Alternatives that exclude each other ("wet or dry?") ask which one; "sharp or stabbing?" or
@@ -331,3 +332,85 @@ def asked_kinds(question: str) -> list[str]:
     cut = next((i for i, w in enumerate(words) if AUX.match(w)), len(words))
     head = " ".join(words[:cut][:4] if cut > 0 else words[1:6])
     return [k for k, p in KIND_WORDS.items() if p.search(head)]
+
+
+# An elliptical question that names a value ("BP reading?", "temp on examination?", "levo dose?",
+# "cups of coffee a day?", "working diagnosis?") asks for what was said, not Yes/No; one with a
+# participle ("sats checked?") still asks whether.
+VALUE_NP = re.compile(r"\b(readings?|doses?|dosage|levels?|results?|scores?|temperature|blood pressure|heart rate|pulse|"
+                      r"saturation|weight|height|peak flow|bmi|diagnosis|impression|plan|follow-up|a day|a week|a night|per day|"
+                      r"per week|amount|number|name|date|occupation|job|age)\b", IC)
+EXISTENTIAL = re.compile(r"^\s*(any|anything|some|something|no|ever)\b", IC)
+PARTICIPLE = re.compile(r"\b\w{3,}ed\b|\b(done|taken|given|seen|heard|said)\b", IC)
+TALLY = re.compile(r"\b(cough|sneeze|laugh|question|people|speaker|voice|word|blow|breath)s? (count|tally|total)\b|^\s*count\b|\b(tally|count|total) of\b", IC)
+
+
+# -- clinicians' shorthand -------------------------------------------------------------
+# Common abbreviations of UK/US clinical notes (as in the NHS Data Dictionary and medical-school note
+# conventions), read as their words before anything else, so "SOB?", "any CP with the palps?" and
+# "FHx of bowel ca?" reach the same parse as their spelled-out paraphrases. Case matters where a
+# lower-case form is an ordinary word ("ca", "pt", "temp" are expanded only in their clinical use).
+SHORTHAND = [
+    (r"\bSOBOE\b", "short of breath on exertion"), (r"\bSOB\b", "short of breath"), (r"\bN\s*&\s*V\b", "nausea and vomiting"),
+    (r"\bN/V\b", "nausea and vomiting"), (r"\bD\s*&\s*V\b", "diarrhoea and vomiting"), (r"\bCP\b", "chest pain"),
+    (r"\bpalps\b", "palpitations"), (r"\bFH[xX]\b", "family history"), (r"\bPMH[xX]?\b", "past medical history"),
+    (r"\bPH[xX]\b", "past history"), (r"\bDH[xX]\b", "drug history"), (r"\bSH[xX]\b", "social history"),
+    (r"\bH[xX]\b", "history"), (r"\bD[xX]\b", "diagnosis"), (r"\bR[xX]\b", "treatment"), (r"\bS[xX]\b", "symptoms"),
+    (r"\bc/o\b", "complains of"), (r"\bO/E\b", "on examination"), (r"\bf/u\b", "follow-up"), (r"\bF/U\b", "follow-up"),
+    (r"\bBP\b", "blood pressure"), (r"\bHR\b", "heart rate"), (r"\bRR\b", "respiratory rate"), (r"\bsats\b", "oxygen saturation"),
+    (r"\bSpO2\b", "oxygen saturation"), (r"\btemp\b", "temperature"), (r"\bwt\b", "weight"), (r"\bmeds\b", "medications"),
+    (r"\bGI\b", "gastrointestinal"), (r"\bGU\b", "genitourinary"), (r"\bMSK\b", "musculoskeletal"), (r"\bCVS\b", "cardiovascular"),
+    (r"\bURTI\b", "upper respiratory tract infection"), (r"\bLRTI\b", "chest infection"), (r"\bUTI\b", "urine infection"),
+    (r"\bLOC\b", "loss of consciousness"), (r"\bPR bleed\w*", "rectal bleeding"), (r"\bca\b(?=\s*[?.,]|\s*$)", "cancer"),
+    (r"\b(bowel|breast|lung|prostate|skin) ca\b", r"\1 cancer"), (r"\bpts?\b", "patient"), (r"\bdocs?\b", "doctor"),
+    (r"\bconsult\b", "consultation"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
+    (r"\bsecs\b", "seconds"), (r"\babdo\b", "abdominal"), (r"\bresp\b", "respiratory"), (r"\bobs\b", "observations"),
+    (r"\bw/", "with "), (r"\bw/o\b", "without"), (r"\bb/c\b", "because"), (r"\bpls\b", "please"), (r"\bwht\b", "what"),
+]
+_SHORTHAND = [(re.compile(a), b) for a, b in SHORTHAND]
+# Words a question turns on (roles, relations, sections, measurements): a slip of one or two letters
+# ("husbnad", "stomache", "alergies") is read as the word, never an ordinary word as another.
+KEY_WORDS = ("patient doctor husband daughter mother father brother sister receptionist nurse consultation "
+             "temperature stomach allergies allergy medication medicines breathless palpitations symptoms "
+             "examination diagnosis appointment waiting").split()
+
+
+@functools.lru_cache(maxsize=1)
+def _known_words() -> frozenset[str] | None:
+    """Whole words of the text model's WordPiece vocabulary (30k English words): a word found there is
+    a real word and is never "mended". None (no mending at all) when the tokenizer is not available."""
+    try:
+        import json
+
+        from harp_desktop import weights
+
+        vocab = json.loads(weights.model_file("text", "tokenizer.json").read_text(encoding="utf-8"))["model"]["vocab"]
+        return frozenset(w for w in vocab if w.isalpha())
+    except Exception:  # noqa: BLE001 - without the vocabulary, slips stay as typed
+        return None
+
+
+def _known(w: str, known: frozenset[str]) -> bool:
+    return w in known or w[:-1] in known or w[:-2] in known or (w.endswith("ies") and w[:-3] + "y" in known)
+
+
+def normalise_shorthand(question: str) -> str:
+    """The question with clinical abbreviations spelled out and slips in key words mended."""
+    from rapidfuzz import fuzz
+
+    q = question
+    for pat, rep in _SHORTHAND:
+        q = pat.sub(rep, q)
+    known = _known_words()
+
+    def mend(m: re.Match) -> str:
+        w = m.group(0)
+        low = w.lower()
+        if len(low) < 6 or low in KEY_WORDS or known is None or _known(low, known):
+            return w
+        best = max(KEY_WORDS, key=lambda k: fuzz.ratio(low, k))
+        return best if fuzz.ratio(low, best) >= 85 and sorted(low) == sorted(best) or \
+            (fuzz.ratio(low, best) >= 88 and abs(len(low) - len(best)) <= 1) else w
+
+    return re.sub(r"[A-Za-z]+", mend, q)
+

@@ -134,7 +134,7 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "compare", 1.0
     if lx.CHANGE.search(u):
         return "change", 1.0
-    if lx.COUNT.search(u):
+    if lx.COUNT.search(u) or lx.TALLY.search(u):
         return "count", 1.0
     if lx.SAME_EMOTION.search(u) or (spec.cues.get("emotion") and lx.WHEN.search(u)):
         return "when_first", 1.0
@@ -159,6 +159,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     if lx.DESCRIBE.search(u):
         return "describe", 0.6
     if lx.BARE.match(u) and not lx.WH_QUESTION.match(u):
+        if lx.VALUE_NP.search(u) and not lx.PARTICIPLE.search(u) and not lx.EXISTENTIAL.match(u):
+            return "what_said", 0.9  # "BP reading?": the value said
         return "exists", 0.9
     return "what_said", 0.4
 

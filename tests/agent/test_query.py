@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from harp_desktop.agent.lexicon import normalise_shorthand
 from harp_desktop.agent.query import parse
 
 DUR = 900.0
@@ -59,6 +60,14 @@ CASES = [
     # A date still to come is something said, whatever the clause before it.
     ("So when is he due back for his review?", {}, "what_said", "speech", {}),
     ("After the tests, when does the GP want to see him again?", {}, "what_said", "speech", {}),
+    # Clinicians' shorthand reads as its words (lexicon.normalise_shorthand, applied before parsing).
+    ("D&V since the weekend?", {}, "exists", "speech", {}),
+    ("HR?", {}, "what_said", "speech", {}),
+    ("wt at the visit?", {}, "what_said", "speech", {}),
+    ("Any GU sx?", {}, "exists", "speech", {"category": "genitourinary"}),
+    ("Hx of UTIs?", {}, "exists", "speech", {}),
+    ("obs checked by the nurse?", {}, "exists", "speech", {}),
+    ("tally of coughs in the first 5 mins?", {}, "count", "event", {"event": "cough"}),
     # Windows anchored on something the recording locates, in several wordings.
     ("What's the first cough once the doctor begins examining her?", {}, "when_first", "event",
      {"relative": ("once", "the doctor begins examining her")}),
@@ -73,7 +82,7 @@ CASES = [
 
 @pytest.mark.parametrize(("question", "cues", "op", "target", "extra"), CASES, ids=[c[0][:40] for c in CASES])
 def test_paraphrases_land_on_their_operation(question, cues, op, target, extra) -> None:
-    spec = parse(question, DUR, cues)
+    spec = parse(normalise_shorthand(question), DUR, cues)
     assert (spec.operation, spec.target) == (op, target), spec
     for key, want in extra.items():
         assert getattr(spec, key) == want, (key, getattr(spec, key))
@@ -94,3 +103,15 @@ def test_a_possessive_is_not_a_quote() -> None:
 def test_the_spec_is_logged_as_plain_data() -> None:
     d = parse("When is the first cough?", DUR, {"sound": "c.flac"}).to_dict()
     assert d["operation"] == "when_first" and d["cues"] == {"sound": "c.flac"} and d["subject"]["kind"] == "anyone"
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("pt c/o SOBOE, any CP?", "patient complains of short of breath on exertion, any chest pain?"),
+    ("FHx of breast ca?", "family history of breast cancer?"),
+    ("Does the patinet smoke?", "Does the patient smoke?"),  # a slip in a key word is mended
+    ("Is the patent still valid?", "Is the patent still valid?"),  # a real word is never "mended"
+    ("Any temp?", "Any temperature?"),
+])
+def test_shorthand_is_read_as_words(typed, read) -> None:
+    assert normalise_shorthand(typed) == read
+
