@@ -223,6 +223,7 @@ CATEGORY_WORDS = {
     "mental health": re.compile(r"\bmental health\b|\bpsychiatric\b|\bpsychological\b|\bmood (symptoms?|problems?)\b"),
     "skin": re.compile(r"\bskin (symptoms?|problems?|complaints?|issues?)\b|\bdermat\w*"),
     "genitourinary": re.compile(r"\burinary\b|\bgenito\w*|\bwaterworks\b"),
+    "endocrine": re.compile(r"\bendocrin\w*|\bhormon\w*|\bglandular\b|\bthyroid (problems?|history|issues?)\b"),
     "general": re.compile(r"\bconstitutional\b|\bsystemic symptoms?\b"),
 }
 
@@ -284,18 +285,29 @@ _SMALL.update({"once": 1, "twice": 2, "thrice": 3, "couple": 2, "thirty": 30, "f
                "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "single": 1, "both": 2})
 
 
-def spoken_count(text: str) -> int | None:
-    """The first whole number a sentence states, as digits or words ("three times", "twice", "a couple")."""
+def spoken_count(text: str, question: str = "") -> int | None:
+    """A whole number a sentence states, as digits or words ("three times", "twice", "a couple"): of
+    several, the one whose neighbouring words the question shares most ("how many years did she smoke
+    for?" -> "for fifteen years", not "stopped five years ago"); else the first."""
     words = re.findall(r"\d+(?:\.\d+)?|[a-z]+", text.lower())
+    asked = set(stems(question)) if question else set()
+    found: list[tuple[int, int]] = []  # (position, value)
     for i, w in enumerate(words):
         if w.isdigit():
-            return int(w)
-        if w in _SMALL:
+            found.append((i, int(w)))
+        elif w in _SMALL and (i == 0 or words[i - 1] not in _SMALL or _SMALL[words[i - 1]] % 10):
             n, nxt = _SMALL[w], words[i + 1] if i + 1 < len(words) else ""
             if 20 <= n < 100 and n % 10 == 0 and nxt in _SMALL and 0 < _SMALL[nxt] < 10:
                 n += _SMALL[nxt]  # "ninety seven"
-            return n
-    return None
+            found.append((i, n))
+    if not found:
+        return None
+
+    def shared(i: int) -> int:
+        near = [w for w in words[max(0, i - 3): i + 4] if not w.isdigit() and w not in _SMALL]
+        return len(asked & set(stems(" ".join(near))))
+
+    return max(found, key=lambda f: (shared(f[0]), -f[0]))[1]
 
 
 # -- kinds of finding a question asks for -------------------------------------------

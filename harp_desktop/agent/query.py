@@ -152,7 +152,7 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "what_said", 0.95
     if asks_quality(q):
         return "describe", 0.95  # "is the wheeze inspiratory?": what a sound is like (rules.SOUND_QUALITIES)
-    if lx.YESNO.match(u) or lx.YESNO_TAIL.search(u):
+    if lx.YESNO.match(u) or lx.YESNO_TAIL.search(u) or (lx.EXISTENTIAL.match(u) and not lx.WH_QUESTION.match(u)):
         if lx.choice(u) and not lx.WHO.search(u):
             return "describe", 0.8
         return "exists", 0.9
@@ -252,7 +252,7 @@ def reconcile(rules: QuerySpec, op: str | None, target: str | None, source: str)
     """Another opinion (nearest examples, or the model) may change the operation where the rules
     were not decisive; code keeps what it read for certain (windows, quotes, clips, counts)."""
     u = _unquoted(rules.question)
-    if op == "exists" and (lx.WH_QUESTION.match(u) or lx.PREP_WH.match(u)):
+    if op == "exists" and (lx.WH_QUESTION.match(u) or lx.PREP_WH.match(u) or re.match(r"\s*how (many|much)\b", u, re.I)):
         return rules  # a wh-question is never answered Yes/No, whatever its neighbours say
     # Operations the grammar must license: a neighbour's vote cannot invent a count, a comparison,
     # a change or an emotion the question never asks about.

@@ -12,7 +12,7 @@ KINDS = ("symptom", "medication", "allergy", "vital", "examination", "diagnosis"
 STATUSES = ("affirmed", "negated", "historical", "hypothetical", "family", "uncertain")
 ROLES = ("patient", "clinician", "other")
 CATEGORIES = ("respiratory", "cardiovascular", "gastrointestinal", "musculoskeletal", "ENT", "neurological",
-              "general", "mental health", "skin", "genitourinary", "other")
+              "general", "mental health", "skin", "genitourinary", "endocrine", "other")
 SECTION_KINDS = ("consultation", "phone_call", "unrelated")
 
 

@@ -146,6 +146,23 @@ def test_when_inside_a_long_turn_is_the_sentence_that_says_it(consultation):
     assert parse_clock(bp.answer) >= parse_clock(turn.answer), (turn.answer, bp.answer)
 
 
+def test_family_history_is_a_relatives_condition(consultation):
+    lib, res = consultation
+    assert lib.ask(res.sha256, "Any family history of heart attack?").answer == "Yes"  # "My father had a heart attack"
+    assert lib.ask(res.sha256, "Has she had a heart attack herself?").answer == "No"
+
+
+def test_whose_voice_is_the_clip(consultation, tmp_path):
+    import soundfile as sf
+
+    lib, res = consultation
+    x, sr = sf.read(str(SAMPLE), dtype="float32")
+    clip = tmp_path / "who.wav"
+    sf.write(str(clip), x[int(40.2 * sr): int(44.3 * sr)], sr)  # the patient: "Yes. I took my temperature..."
+    a = lib.ask(res.sha256, "Whose voice is this - the patient, the doctor or someone else?", clip)
+    assert a.answer == "patient", a.rationale
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

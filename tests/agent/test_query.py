@@ -115,3 +115,13 @@ def test_the_spec_is_logged_as_plain_data() -> None:
 def test_shorthand_is_read_as_words(typed, read) -> None:
     assert normalise_shorthand(typed) == read
 
+
+def test_a_stated_number_is_the_one_the_question_is_about() -> None:
+    from harp_desktop.agent.lexicon import spoken_count
+
+    said = "I gave up three years ago; before that it was twenty a day for ten years."
+    assert spoken_count(said, "How many years did he smoke for?") == 10
+    assert spoken_count(said, "How many did he smoke a day?") == 20
+    assert spoken_count(said, "When did he give up?") == 3
+    assert spoken_count("her sats were ninety six percent", "sats?") == 96
+

@@ -58,7 +58,7 @@ def stated_count(ctx: AnswerContext) -> Result | None:
     if speech.counted_kinds(q):
         return None
     got = said.answer(ctx)
-    n = lx.spoken_count(got.first) if got.first != "Not found" else None
+    n = lx.spoken_count(got.first, q) if got.first != "Not found" else None
     if n is None:
         return None
     return Result(str(n), f"Stated in the speech: \"{got.first.strip()[:160]}\". {got.rationale}", got.cited, got.claim)
@@ -162,6 +162,8 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         return count_quote(ctx)
     if op == "count":
         return stated_count(ctx) or speech.count(ctx)
+    if op == "who" and (spec.cues.get("speaker") or spec.subject.kind == "cue"):
+        return voice.identify(ctx)
     if op == "who":
         return speech.who(ctx)
     if op == "exists":

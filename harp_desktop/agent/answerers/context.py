@@ -223,6 +223,9 @@ class AnswerContext:
             return None
         if subject.kind in ("patient", "clinician", "other"):
             got = {k for k, v in self.roles.items() if v == subject.kind}
+            named = {k for k, v in self.other_names.items() if subject.name and v in subject.name.lower()}
+            if subject.kind == "other" and named:
+                return named  # "the receptionist", "her husband": the other voice the recording shows to be that
             if subject.kind == "other" and not got:
                 return set()
             if subject.kind == "other" and self.consultation_span and re.search(RELATION, subject.name or "", re.I):

@@ -91,8 +91,14 @@ STATUS_WORDS = {"negated": "denied", "historical": "in the past, not now", "hypo
                 "family": "about someone else", "uncertain": "uncertain", "affirmed": "affirmed"}
 
 
+FAMILY_ASK = re.compile(r"\bfamily (history|hx)\b|\b(runs?|running) in the family\b|\bin the family\b|\bany relatives?\b"
+                        r"|\b(parents?|siblings?|relatives?) (had|have|with)\b", re.I)
+
+
 def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
     spec = ctx.spec
+    if FAMILY_ASK.search(spec.question):
+        return status == "family"  # "family history of bowel cancer?": a relative's, not the patient's
     if spec.subject.kind == "other" and status == "family":
         return not (spec.tense == "current" and RESOLVED.search(text))
     if spec.polarity == "negative":
@@ -110,7 +116,7 @@ REPORTING = {lx.stem(w) for w in ("think", "thinks", "notice", "noticed", "feel"
 
 
 NOT_ASKED = set(lx.stems("all ever mention mentioned mentions discuss discussed talk talked bring brought raise raised "
-                         "say said tell told ask asked whether"))
+                         "say said tell told ask asked whether family history relative relatives past medical"))
 
 
 def beyond_concepts(question: str) -> list[str]:
@@ -130,7 +136,8 @@ def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     concepts = question_concepts(ctx)
     claim = {"kind": "speech"}
-    if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts):
+    if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts
+                                                                          and not spec.category):
         return _mentioned(ctx, concepts)
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
@@ -144,10 +151,11 @@ def exists(ctx: AnswerContext) -> Result:
         what = f"{spec.category} symptoms"
     else:
         return _asserted(ctx)
-    if concepts and spec.mode != "exhibited":
+    if concepts and spec.mode != "exhibited" and not spec.category:
         # "Does the tightness go into her arm?", "does he have to fast before the blood test?": the question
         # asks something of the concept that the recording's words hold; those turns answer, as dialogue acts.
-        extra = [t for t, n in said.doc_freq(ctx, beyond_concepts(spec.question)).items() if n > 0]
+        # (A word most turns say, or a category question's examples, are not such a thing.)
+        extra = [t for t, n in said.doc_freq(ctx, beyond_concepts(spec.question)).items() if 0 < n <= 4]
         if extra:
             told = _asserted(ctx, extra)  # the concept is the context; what is asked of it is the topic
             if told.cited:

@@ -28,3 +28,21 @@ def answer(ctx: AnswerContext) -> Result:
     if ctx.spec.operation == "count":
         return Result(str(len(hits)), why, hits, claim)
     return Result(format_clock(best.start_s), why, hits, claim)
+
+
+def identify(ctx: AnswerContext) -> Result:
+    """"Whose voice is this clip?", "who is the person in this clip, in relation to the patient?": the
+    speaker whose speech matches the clip best, named by role (patient, clinician) or by what the
+    recording shows them to be (receptionist, the husband the patient introduces)."""
+    wav = ctx.cue_wavs.get("speaker")
+    claim = {"kind": "voice"}
+    hits = voice_segments(ctx, wav) if wav is not None else []
+    if not hits:
+        return Result("Not found", "No speech in the recording matches the example voice closely enough.", [], claim,
+                      False)
+    best = max(hits, key=lambda e: e.scores.get("speaker", 0.0))
+    label = getattr(best, "speaker_label", None) or best.speaker
+    role = ctx.roles.get(label or "")
+    word = {"patient": "patient", "clinician": "doctor (clinician)"}.get(role or "") or ctx.role_name(label)
+    return Result(word, f"The example voice is closest to {label} ({role or 'role unknown'}; voice similarity "
+                  f"{best.scores.get('speaker', 0.0):.2f}), heard at {cites(hits[:4])}.", hits[:4], claim)
