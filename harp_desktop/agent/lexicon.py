@@ -339,7 +339,8 @@ def asked_kinds(question: str) -> list[str]:
     reaction, not a list of causes; "how long must he stay off work?" asks no list."""
     m = WH_HEAD.match(QUOTE_FREE.sub(" ", question).replace("'s ", " 's "))
     if not m:
-        return []
+        # "working diagnosis?", "plan?": an elliptical question is its own head
+        return [k for k, p in KIND_WORDS.items() if p.search(question)] if elliptical(question) else []
     words = m.group(1).split()
     cut = next((i for i, w in enumerate(words) if AUX.match(w)), len(words))
     head = " ".join(words[:cut][:4] if cut > 0 else words[1:6])
@@ -353,6 +354,13 @@ VALUE_NP = re.compile(r"\b(readings?|doses?|dosage|levels?|results?|scores?|temp
                       r"saturation|weight|height|peak flow|bmi|diagnosis|impression|plan|follow-up|a day|a week|a night|per day|"
                       r"per week|amount|number|name|date|occupation|job|age)\b", IC)
 EXISTENTIAL = re.compile(r"^\s*(any|anything|some|something|no|ever)\b", IC)
+def elliptical(question: str) -> bool:
+    """A question that is only a noun phrase ("working diagnosis?", "BP reading?", "any SOB?")."""
+    return bool(BARE.match(question)) and not re.match(
+        r"\s*(how|what|when|who|whom|whose|where|why|which|do|does|did|is|are|was|were|has|have|had|can|could|will|"
+        r"would|should|shall|may|might|must)\b", question, re.I)
+
+
 PARTICIPLE = re.compile(r"\b\w{3,}ed\b|\b(done|taken|given|seen|heard|said)\b", IC)
 TALLY = re.compile(r"\b(cough|sneeze|laugh|question|people|speaker|voice|word|blow|breath)s? (count|tally|total)\b|^\s*count\b|\b(tally|count|total) of\b", IC)
 

@@ -146,7 +146,10 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "what_said", 0.9
     if lx.WHEN_ALL.search(u):
         return "when_all", 1.0
-    if lx.WHEN.search(u):
+    w = lx.WHEN.search(u)
+    if w and lx.WH_QUESTION.match(u) and re.search(r"\band\s*$", u[:w.start()].rstrip(", "), re.I):
+        return "what_said", 0.9  # "how much did she smoke, and when did she stop?": told, with its time
+    if w:
         return "when_first", 1.0
     if lx.PREP_WH.match(u):
         return "what_said", 0.95
@@ -159,7 +162,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     if lx.DESCRIBE.search(u):
         return "describe", 0.6
     if lx.BARE.match(u) and not lx.WH_QUESTION.match(u):
-        if lx.VALUE_NP.search(u) and not lx.PARTICIPLE.search(u) and not lx.EXISTENTIAL.match(u):
+        if (lx.VALUE_NP.search(u) and not lx.PARTICIPLE.search(u) and not lx.EXISTENTIAL.match(u)
+                and not _names_symptom(u)):
             return "what_said", 0.9  # "BP reading?": the value said
         return "exists", 0.9
     return "what_said", 0.4
@@ -174,6 +178,18 @@ def _other_concepts(q: str, event: str) -> list[str]:
         return []
     own = set(mentioned_concepts(event.replace("_", " ")))
     return [c for c in mentioned_concepts(lx.SCENE.sub(" ", _unquoted(q))) if c not in own]
+
+
+def _names_symptom(q: str) -> bool:
+    """Whether the question names a symptom of the findings vocabulary ("significant weight loss?" is
+    about weight loss, not a weight reading)."""
+    try:
+        from harp_desktop.findings.extract import mentioned_concepts
+        from harp_desktop.findings.vocab import load
+    except ImportError:
+        return False
+    vocab = load()
+    return any(getattr(vocab.get(c), "kind", None) == "symptom" for c in mentioned_concepts(q))
 
 
 def parse_target(q: str, op: str, spec: QuerySpec) -> str:

@@ -68,6 +68,8 @@ CASES = [
     ("Hx of UTIs?", {}, "exists", "speech", {}),
     ("obs checked by the nurse?", {}, "exists", "speech", {}),
     ("tally of coughs in the first 5 mins?", {}, "count", "event", {"event": "cough"}),
+    ("Marked weight loss?", {}, "exists", "speech", {}),  # a symptom, though "weight" is also a reading
+    ("How many units does he drink, and when did he cut down?", {}, "what_said", "speech", {}),  # told, with a time
     # Windows anchored on something the recording locates, in several wordings.
     ("What's the first cough once the doctor begins examining her?", {}, "when_first", "event",
      {"relative": ("once", "the doctor begins examining her")}),

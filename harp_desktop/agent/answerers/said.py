@@ -304,6 +304,10 @@ def answer(ctx: AnswerContext) -> Result:
     option = _chosen_option(ctx.spec.question, [s for _, s in ranked[:3]])
     if option:
         first = option  # "are the coughs dry or wet?": the option the answering turn says
+    elif re.match(r"\s*(?:[^,?]{0,80},\s*)?how (many|much|long|old)\b", ctx.spec.question, re.I):
+        n = lx.spoken_count(first, ctx.spec.question)
+        if n is not None and not first.lstrip().startswith(str(n)):
+            first = f"{n} — {first}"  # the number asked for leads; the words that say it follow
     speaker = ctx.role_name(ctx.label_of(best)) if ctx.roles.get(ctx.label_of(best) or "") else best.get("speaker")
     also = "; also: " + "; ".join(f"\"{e.text.strip()[:120]}\" {span(e)}" for e in cited[1:]) if cited[1:] else ""
     rationale = f"The {speaker or 'speaker'} says at {span(cited[0])}: \"{best['text'].strip()[:240]}\"{also}."

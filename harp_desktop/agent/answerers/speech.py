@@ -151,7 +151,7 @@ def exists(ctx: AnswerContext) -> Result:
         what = f"{spec.category} symptoms"
     else:
         return _asserted(ctx)
-    if concepts and spec.mode != "exhibited" and not spec.category:
+    if concepts and hits and spec.mode != "exhibited" and not spec.category:
         # "Does the tightness go into her arm?", "does he have to fast before the blood test?": the question
         # asks something of the concept that the recording's words hold; those turns answer, as dialogue acts.
         # (A word most turns say, or a category question's examples, are not such a thing.)
@@ -451,11 +451,20 @@ def when(ctx: AnswerContext) -> Result:
     if not cited:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
                       f"{ctx.window_words()}.", [], claim, False)
+    if READS_VALUE.search(spec.question):
+        # "when does the doctor read out his temperature?": the turn that says the value, not the one that
+        # announces the measuring ("I'll take your temperature").
+        valued = [e for e in cited if re.search(r"\d", e.text)]
+        cited = valued or cited
     pick = cited[-1] if spec.ordinal == "last" else cited[0]
     t = _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
     return Result(format_clock(t), f"{spec.ordinal.capitalize()} said at {span(pick)}"
                   + (f", the words at {format_clock(t)}" if abs(t - pick.start_s) >= 1.0 else "")
                   + f": \"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
+
+
+READS_VALUE = re.compile(r"\b(read(s|ing)? (out|back)|readings?|results?|gives? (him|her|them|you) the|tells? (him|her|them|you) "
+                         r"(the|his|her|their|what)|what (his|her|the) \w+ (was|is))\b", re.I)
 
 
 def _word_time(ctx: AnswerContext, ev: Evidence, stems: list[str]) -> float:
