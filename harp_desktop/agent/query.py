@@ -147,7 +147,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     if lx.WHEN_ALL.search(u):
         return "when_all", 1.0
     w = lx.WHEN.search(u)
-    if w and lx.WH_QUESTION.match(u) and re.search(r"\band\s*$", u[:w.start()].rstrip(", "), re.I):
+    if w and (lx.WH_QUESTION.match(u) or re.match(r"\s*how (many|much)\b", u, re.I)) \
+            and re.search(r"\band\s*$", u[:w.start()].rstrip(", "), re.I):
         return "what_said", 0.9  # "how much did she smoke, and when did she stop?": told, with its time
     if w:
         return "when_first", 1.0
