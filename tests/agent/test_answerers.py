@@ -91,6 +91,21 @@ def test_who_did_what_with_the_words(consultation, question, want):
     assert a.answer.split()[0] == want, (a.answer, a.rationale)
 
 
+@pytest.mark.parametrize(("turn", "name"), [
+    ("Hi, I'm Sheila, from Chicago originally.", "Sheila"),
+    ("Surgery, this is Kevin speaking.", "Kevin"),
+    ("I'm afraid I still do, but only outside.", None),  # "I'm afraid" names nobody
+    ("It's Doctor Hughes here.", None),  # a title, not the speaker's own name
+    ("I'm Fine, thanks.", None),
+])
+def test_a_voice_naming_itself(turn, name):
+    from harp_desktop.agent.answerers.context import NOT_NAMES, SELF_NAMED
+
+    m = SELF_NAMED.search(turn)
+    got = m.group(2) if m and m.group(2).lower() not in NOT_NAMES else None
+    assert got == name
+
+
 def test_speaking_turn_questions_name_no_topic(consultation):
     lib, res = consultation
     first = lib.ask(res.sha256, "When does the patient first say anything?")

@@ -27,6 +27,10 @@ RECEPTION = re.compile(r"\b(will see you now|is ready for you( now)?|can see you
                        r"how can i help)", re.I)
 INTRODUCES = re.compile(r"\b(this is|it's|here's|i've brought|i brought|with) my (husband|wife|partner|mother|mum|father|dad|son|"
                         r"daughter|carer|friend|brother|sister|grandson|granddaughter)\b", re.I)
+# A voice naming itself: "I'm Sheila", "my name is Diane", "it's Kevin speaking", "this is Graham".
+SELF_NAMED = re.compile(r"\b(I'm|I am|my name is|my name's|this is|it's|call me)\s+([A-Z][a-z]{2,})\b(?!\s+[A-Z])")
+NOT_NAMES = {"just", "fine", "sorry", "here", "not", "really", "very", "the", "okay", "doctor", "good", "going", "afraid",
+             "glad", "worried", "sure", "looking", "calling", "ringing", "now", "still", "quite", "about", "that", "your"}
 ATTRIBUTE_S = 1.5  # a sound this close to a turn belongs to that turn's speaker
 CLINICIAN_SHARE = 0.3  # a voice asking questions in this share of its turns is the clinician (no stored roles)
 
@@ -338,10 +342,45 @@ class AnswerContext:
             names[companions.pop()] = intro[0]
         return names
 
+    def describe_voice(self, label: str) -> str | None:
+        """What can be observed of a voice with no role: "the man in the waiting room (reading aloud)"."""
+        from harp_desktop.agent.answerers.voice_match import median_f0
+
+        mine = [s for s in self.segments if self.label_of(s) == label and s["text"].strip()]
+        if not mine:
+            return None
+        longest = sorted(mine, key=lambda s: s["start_s"] - s["end_s"])[:3]
+        try:
+            f0 = [f for s in longest if (f := median_f0(self.audio(s["start_s"], min(s["end_s"], s["start_s"] + 6))))]
+        except Exception:  # noqa: BLE001 - no audio cache: no pitch
+            f0 = []
+        from harp_desktop.agent.answerers.voice_match import MALE_MAX_HZ
+
+        who = ("man" if sorted(f0)[len(f0) // 2] < MALE_MAX_HZ else "woman") if f0 else "person"
+        where: dict[str, float] = {}
+        for s in mine:
+            mid = (s["start_s"] + s["end_s"]) / 2
+            kind = next((k for k, a, b in self.sections if a <= mid <= b), None)
+            where[kind or ""] = where.get(kind or "", 0.0) + s["end_s"] - s["start_s"]
+        place = max(where, key=where.get) if where else ""
+        phrase = {"unrelated": " in the waiting room", "phone_call": " on the phone", "consultation": " in the consultation"}
+        talk = sum(s["end_s"] - s["start_s"] for s in mine)
+        # A long stretch by one voice outside the consultation, with nobody answering: reading aloud (or a broadcast).
+        reading = place == "unrelated" and talk >= 30 and not any("?" in s["text"] for s in mine)
+        named = next((m.group(2) for s in mine for m in [SELF_NAMED.search(s["text"])] if m
+                      and m.group(2).lower() not in NOT_NAMES), None)
+        desc = f"the {who}{phrase.get(place, '')}" + (" (reading aloud)" if reading else "")
+        return f"{named}, {desc}" if named else desc
+
     def role_name(self, label: str | None) -> str:
         role = self.roles.get(label or "")
         if role == "other" and label in self.other_names:
             return self.other_names[label]
+        if role == "other" and label:
+            seen = self.__dict__.setdefault("_described", {})
+            if label not in seen:
+                seen[label] = (self.describe_voice(label) or "other").replace("the ", "", 1)
+            return seen[label]
         if role == "clinician":
             return next((s.name for s in [self.spec.subject, *self.spec.others] if s.kind == "clinician" and s.name),
                         "clinician")
