@@ -68,7 +68,10 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
                    r"any)\b", IC)
-WH_QUESTION = re.compile(r"\s*(?:[^,?]{0,80},\s*)?(what|which|where|why|whose|whom|how(?! many))\b", IC)
+WH_QUESTION = re.compile(r"\s*(?:[^,?:\u2013\u2014]{0,80}(?:,|:|\s-|\u2013|\u2014)\s*)?(what|which|where|why|whose|whom|"
+                         r"how(?! many))\b", IC)
+# Several questions in one ("allergies? what reaction did he have?"): a wh-question among them asks what.
+WH_ANYWHERE = re.compile(r"(^|[?.!;+]\s*|\s-\s)(what|which|where|why|whose|whom|how(?! many))\b", IC)
 # "For how long...?", "Since when...?", "In which ear...?", "At what dose...?": a preposition before the
 # wh-word still makes a wh-question (asking what was said), never a yes/no one.
 PREP_WH = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(for|in|on|at|since|until|till|by|from|to|with|about|after|before|"

@@ -269,7 +269,8 @@ def reconcile(rules: QuerySpec, op: str | None, target: str | None, source: str)
     """Another opinion (nearest examples, or the model) may change the operation where the rules
     were not decisive; code keeps what it read for certain (windows, quotes, clips, counts)."""
     u = _unquoted(rules.question)
-    if op == "exists" and (lx.WH_QUESTION.match(u) or lx.PREP_WH.match(u) or re.match(r"\s*how (many|much)\b", u, re.I)):
+    if op == "exists" and (lx.WH_QUESTION.match(u) or lx.PREP_WH.match(u) or lx.WH_ANYWHERE.search(u)
+                           or re.match(r"\s*how (many|much)\b", u, re.I)):
         return rules  # a wh-question is never answered Yes/No, whatever its neighbours say
     # Operations the grammar must license: a neighbour's vote cannot invent a count, a comparison,
     # a change or an emotion the question never asks about.

@@ -163,6 +163,8 @@ def test_when_inside_a_long_turn_is_the_sentence_that_says_it(consultation):
 
 def test_family_history_is_a_relatives_condition(consultation):
     lib, res = consultation
+    who = lib.ask(res.sha256, "Who in her family had a heart attack?")
+    assert "father" in who.answer, who.answer  # the relative the words name
     assert lib.ask(res.sha256, "Any family history of heart attack?").answer == "Yes"  # "My father had a heart attack"
     assert lib.ask(res.sha256, "Has she had a heart attack herself?").answer == "No"
 

@@ -70,6 +70,7 @@ CASES = [
     ("tally of coughs in the first 5 mins?", {}, "count", "event", {"event": "cough"}),
     ("Marked weight loss?", {}, "exists", "speech", {}),  # a symptom, though "weight" is also a reading
     ("How many units does he drink, and when did he cut down?", {}, "what_said", "speech", {}),  # told, with a time
+    ("PMH - what conditions has she been treated for?", {}, "what_said", "speech", {}),  # a dash before the wh-word
     # Windows anchored on something the recording locates, in several wordings.
     ("What's the first cough once the doctor begins examining her?", {}, "when_first", "event",
      {"relative": ("once", "the doctor begins examining her")}),
@@ -126,4 +127,12 @@ def test_a_stated_number_is_the_one_the_question_is_about() -> None:
     assert spoken_count(said, "How many did he smoke a day?") == 20
     assert spoken_count(said, "When did he give up?") == 3
     assert spoken_count("her sats were ninety six percent", "sats?") == 96
+
+
+def test_the_model_cannot_make_a_wh_question_yes_no() -> None:
+    from harp_desktop.agent.query import reconcile
+
+    for q in ["Allergies? which ones, and what happens?", "Meds - what is he on?", "How many units a week?"]:
+        spec = parse(q, DUR)
+        assert reconcile(spec, "exists", None, "llm").operation != "exists", q
 

@@ -518,8 +518,11 @@ def who(ctx: AnswerContext) -> Result:
         word = "the patient" if f.role == "patient" else f"the {ctx.role_name(f.speaker)}" if f.role else (f.speaker or "?")
         if f.status == "family":
             word = "someone else (a relative)"
+            rel = re.search(RELATION_WORD, f.text or "", re.I)
             if f.role == "other" and f.speaker in ctx.other_names:  # the companion speaking of themself
                 word = f"the {ctx.other_names[f.speaker]}"
+            elif rel:  # "My dad has high blood pressure": the relative the words name
+                word = f"a relative (the {rel.group(0).lower()})"
         return Result(_options_word(spec, word), f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
                       f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], claim)
     body = q
