@@ -192,7 +192,7 @@ CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) 
 # "the first cough after the examination starts", "once the consultation is over", "before the
 # doctor listens to her chest", "after the phone rings": the window starts (or ends) at a moment the
 # recording itself locates (agent/answerers/anchor.py), not at a clock time.
-ANCHOR = re.compile(r"\b(after|before|once|following|until|till|by the time)\s+(?!(?:that|this|then|it|which)\b)([\w' -]{3,60}?)\s*(?=[,?.;:!]|$"
+ANCHOR = re.compile(r"\b(after|before|once|following|until|till|by the time|while)\s+(?!(?:that|this|then|it|which)\b)([\w' -]{3,60}?)\s*(?=[,?.;:!]|$"
                     r"|\s(?:when|how|what|who|which|where|why)\b"
                     r"|\s(?:does|did|do|is|was|are|were|can|could|has|have|will|would)\s(?:she|he|they|it|anyone|anybody|"
                     r"someone|somebody|the|his|her|their|any|there)\b)", IC)

@@ -237,8 +237,10 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     edge = lx.BEFORE_CONSULT.search(u) or lx.AFTER_CONSULT.search(u)
     a = None if edge else lx.ANCHOR.search(u)
     u_scope = u
+    if a is not None and a.group(1).lower() == "while" and any(p.search(a.group(2).lower()) for p in lx.SECTION_WORDS.values()):
+        a = None  # "while they were still in the waiting room": the section says where
     if a is not None and spec.window is None:
-        spec.relative = (a.group(1).lower(), a.group(2).strip())
+        spec.relative = (a.group(1).lower(), a.group(2).strip(" -\u2013\u2014"))
         # The anchor's own words are neither the question's scope nor its subject: "once the consultation is
         # over" is after the consultation, and "once the doctor starts examining her" is not about the doctor.
         u_scope = u[:a.start()] + " " + u[a.end():]

@@ -72,6 +72,17 @@ def test_windows_anchored_on_the_examination(consultation):
     assert c.answer == str(len(coughs)) and "names nothing found" in " ".join(c.notes)
 
 
+def test_while_an_act_or_the_consultation(consultation):
+    """"While" bounds the window by the act a turn asks for (the examination from 01:09, breaths and all),
+    or by the consultation when the phrase is the doctor and patient talking."""
+    lib, res = consultation
+    coughs = sorted(e["start_s"] for e in lib.transcript(res.sha256)["events"] if e["label"] == "cough")
+    a = lib.ask(res.sha256, "Does she cough while the doctor is examining her?")
+    assert a.answer == ("Yes" if any(69.0 <= t <= 100.0 for t in coughs) else "No"), (a.rationale, coughs)
+    b = lib.ask(res.sha256, "Does anyone laugh while the doctor and the patient are talking?")
+    assert b.answer == "No" and "consultation" in b.rationale, b.rationale
+
+
 def test_a_symptom_named_with_a_sound_word_is_read_from_what_was_said(consultation):
     lib, res = consultation
     a = lib.ask(res.sha256, "Is she coughing anything up, like phlegm?")

@@ -19,7 +19,11 @@ from harp_desktop.retrieval.localize import format_clock
 
 AnswerContext = Any  # the context resolves anchors, so this module cannot import it
 
-AFTER = ("after", "once", "following")  # the others ("before", "until", "till", "by the time") end the window
+AFTER = ("after", "once", "following")
+DIALOGUE = re.compile(r"\b(doctor|gp|clinician|nurse|patient)\b.{0,40}\b(talk\w*|speak\w*|chat\w*|discuss\w*|consult\w*|with)\b",
+                      re.I)
+WHILE_S = 20.0
+EXAM_MAX_S = 240.0  # an examination's findings come within this of its first act  # an act a turn asks for ("take big breaths for me") goes on this long after the turn  # the others ("before", "until", "till", "by the time") end the window
 
 
 def _section_edge(ctx: AnswerContext, relation: str, phrase: str) -> tuple[float, str] | None:
@@ -47,7 +51,7 @@ def _exam_act(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str
     if key:
         lo, hi = ctx.consultation_span or (0.0, float("inf"))
         turns = [s for s in ctx.segments if lo <= s["start_s"] <= hi and said.carries(s["text"], key)
-                 and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
+                 and lx.EXAM_ACT.search(s["text"] or "") and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
         if turns:
             return (turns[0]["start_s"], turns[0]["end_s"]), f"'{phrase}'"
     return _exam_start(ctx)
@@ -88,6 +92,8 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     relation, phrase = rel
     found = (_section_edge(ctx, relation, phrase) or (_exam_act(ctx, phrase) if lx.EXAM_ACT.search(phrase) else None)
              or _first_mention(ctx, phrase) or _first_event(ctx, phrase))
+    if found is None and relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
+        found = (ctx.consultation_span, "the consultation")
     if found is None:
         ctx.notes.append(f"'{relation} {phrase}' names nothing found in the recording; not used as a window")
         return None
@@ -96,6 +102,19 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     # when that turn ends: the turn that announces the pulse count is not what comes after it.
     t0, t1 = t if isinstance(t, tuple) else (t, t)
     dur = float(ctx.rec["duration_s"])
+    if relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
+        a, b = ctx.consultation_span  # "while the doctor and patient are talking": the consultation
+        return a, b, f"while the consultation runs ({format_clock(a)}-{format_clock(b)})"
+    if relation == "while":
+        # "she coughs while he's getting her to take big breaths": during the act the turn asks for, which
+        # goes on after the turn that asks (WHILE_S), or the whole section the phrase names.
+        spans = [(a, b) for k, a, b in ctx.sections if lx.SECTION_WORDS.get(k) and lx.SECTION_WORDS[k].search(phrase.lower())]
+        a, b = (spans[0][0], spans[-1][1]) if spans else (t0, t1 + WHILE_S)
+        if not spans and "examination" in what:
+            # the examination as a whole: on to the last finding it yields (within EXAM_MAX_S of its start)
+            ends = [f.end_s for f in ctx.findings if f.kind in ("examination", "vital") and t0 <= f.start_s <= t0 + EXAM_MAX_S]
+            b = max([b, *[e + 5.0 for e in ends]])
+        return a, b, f"while {what} ({format_clock(a)}-{format_clock(b)})"
     if relation in AFTER:
         start = t0 if "starts" in what else t1
         return start, dur, f"after {what} ({format_clock(t0)})"

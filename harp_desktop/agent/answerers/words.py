@@ -21,7 +21,8 @@ GRAMMAR = set("""a an the is are was were be been being do does did doing have h
 will shall may might must of in on at to for from by with about as into over than so that this these those there
 what which who whom whose when where why how any some it its and or but if then i you we me my your our their
 one out up through across like just also very really get got anything something nothing everything anyone someone
-anybody somebody everyone either neither other others much many more most""".split())
+anybody somebody everyone either neither other others much many more most
+working provisional differential final current latest main overall usual""".split())  # qualifiers of a head noun
 
 
 def focus_terms(question: str) -> list[str]:
