@@ -581,8 +581,11 @@ def listing(ctx: AnswerContext) -> Result | None:
     concepts = question_concepts(ctx)
     pool = [f for f in ctx.findings if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed", "historical")]
     role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
-    if role and [f for f in pool if f.role == role]:
-        pool = [f for f in pool if f.role == role]  # "what did the patient say she had": her words, not the doctor's
+    if role and lx.REPORTED.search(ctx.spec.question):
+        # "what did the patient say she had": her words, not the doctor's; none of hers -> the turn that answers
+        pool = [f for f in pool if f.role == role]
+    elif role and [f for f in pool if f.role == role]:
+        pool = [f for f in pool if f.role == role]
     if concepts:
         narrowed = [f for f in pool if f.concept in concepts]
         pool = narrowed or pool
