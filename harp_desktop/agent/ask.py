@@ -221,7 +221,11 @@ class Asker:
 
         spec = parse(question, duration_s, cues)
         classify.refine(spec, self.lib.models, notes)
-        if self.llm is not None and spec.confidence < 0.9:
+        # The model is asked only where the grammar leaves the operation open: a wh-question is answered
+        # by what was said (or a time / a person / a count, which its wh-word already says), never Yes/No,
+        # so the model could not change it and would only cost seconds (issue 16: p95 <= 20 s).
+        wh = lx.WH_QUESTION.match(question) or lx.PREP_WH.match(question) or lx.WH_ANYWHERE.search(question)
+        if self.llm is not None and spec.confidence < 0.9 and not wh:
             from harp_desktop.agent import query_llm
 
             query_llm.refine(spec, self.llm, notes)

@@ -88,3 +88,33 @@ def test_injected_instructions_in_speech_do_not_steer_the_answer(tmp_path):
     assert a.answer == "No" and inside(a)
     plan_tools = {c["tool"] for s in a.plan["sets"] for c in s["calls"]}
     assert plan_tools <= {"time", "keyword", "label", "text_emb", "audio_emb", "speaker"}
+
+
+class _CountingModel:
+    """Records the model's parse calls; answers like a model that reads everything as yes/no."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def chat_json(self, system: str, user: str, schema: dict, max_tokens: int = 30) -> dict:
+        self.calls.append(user)
+        return {"operation": "exists", "target": "speech", "subject": "anyone"}
+
+
+def test_the_model_is_asked_only_where_the_grammar_is_open(tmp_path) -> None:
+    """A wh-question never goes to the model (it could not make it yes/no, and costs seconds); a question
+    with no wh-word or auxiliary whose rule reading is unsure may, and the model cannot override a
+    reading the grammar licenses."""
+    from harp_desktop.agent.ask import Asker
+    from harp_desktop.api import Library
+
+    model = _CountingModel()
+    asker = Asker(Library(tmp_path / "lib"), llm=model)
+    for q in ["What did the doctor advise about fluids?", "Meds - which is he on?", "allergies? what reaction?"]:
+        spec = asker.parse(q, 600.0, {}, [])
+        assert spec.operation != "exists", q
+    assert model.calls == []
+    spec = asker.parse("Her breathing at night, the worse bit of it", 600.0, {}, [])
+    assert spec.operation in ("exists", "what_said", "describe", "when_first")  # rules, examples or model: a valid reading
