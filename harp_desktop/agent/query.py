@@ -170,6 +170,13 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     return "what_said", 0.4
 
 
+# How a symptom is described rather than heard: its timing, course, triggers, character.
+ATTRIBUTE = re.compile(r"\b(worse|better|worst|at night|in the (morning|evening|night)|first thing|when (she|he|they) "
+                       r"(lie|lies|exercise\w*|walk\w*|climb\w*)|keep\w* (her|him|them) (up|awake)|wake\w* (her|him|them)|"
+                       r"since|for how long|how long|dry|wet|chesty|tickly|barking|painful|hurts?|triggered|brought on|"
+                       r"getting|improv\w*|gone|still)\b", re.I)
+
+
 def _other_concepts(q: str, event: str) -> list[str]:
     """Clinical concepts the question names besides the sound's own ("coughing up phlegm" names a
     productive cough; "a chesty cough" is still the cough), by the findings vocabulary."""
@@ -207,6 +214,8 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
         return "emotion"
     if event and not lx.HEARD.search(u) and _other_concepts(q, event):
         return "speech"  # "any phlegm being coughed up?", "does she cough up blood?": a symptom, not the sound
+    if event and op == "exists" and not lx.HEARD.search(u) and ATTRIBUTE.search(u):
+        return "speech"  # "is her cough worse at night?": something said of the symptom, not whether it is heard
     if event and not lx.REPORTED.search(u):
         return "event"
     if event and lx.HEARD.search(u):

@@ -191,6 +191,18 @@ def test_whose_voice_is_the_clip(consultation, tmp_path):
     assert a.answer == "patient", a.rationale
 
 
+def test_a_measurement_cites_the_turn_that_says_its_value(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "What was her oxygen level?")
+    assert a.evidence and re.search(r"\d|ninety", a.evidence[0].text, re.I), [e.text for e in a.evidence]
+
+
+def test_what_is_said_of_a_symptom_that_is_also_a_sound(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Is her cough worse at night?")
+    assert a.answer == "Yes" and a.plan["query"]["target"] == "speech", a.rationale  # "It is worse at night"
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

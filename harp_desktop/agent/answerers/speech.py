@@ -67,6 +67,20 @@ def _said_by_subject(ctx: AnswerContext, f) -> bool:
     return who is None or f.speaker in who
 
 
+def _value_ev(ctx: AnswerContext, f) -> Evidence:
+    """A measurement's evidence is the turn that says its value ("one hundred and eighteen over seventy six"),
+    not the turn that announces the measuring, when the two differ (the next minute's turns)."""
+    ev = _ev(ctx, f)
+    num = re.search(r"\d+", str(f.value or ""))
+    if not num or num.group(0) in ev.text or lx.spoken_count(ev.text) == int(num.group(0)):
+        return ev
+    later = [s for s in ctx.segments if f.start_s - 1 <= s["start_s"] <= f.start_s + 60 and s["text"].strip()]
+    for s in later:
+        if num.group(0) in s["text"] or lx.spoken_count(s["text"]) == int(num.group(0)):
+            return ctx.evidence(s, "finding")
+    return ev
+
+
 def _in_scope(ctx: AnswerContext, f) -> bool:
     return ctx.in_window(f.start_s, f.end_s)
 
@@ -171,7 +185,10 @@ def exists(ctx: AnswerContext) -> Result:
     # (advice, plans, "until 48 hours after the last vomit") do not make it present.
     own = [f for f in hits if f.role == "patient"] if spec.subject.kind in ("anyone", "patient") else []
     basis = [f for f in hits if f.role == "patient" or f.kind in ("examination", "vital", "diagnosis")] if own else hits
-    yes = [f for f in basis if _counts_as_yes(ctx, f.status, f.text)]
+    # Each concept's first mention first (where annotators mark it), then the rest in time order.
+    yes = sorted((f for f in basis if _counts_as_yes(ctx, f.status, f.text)), key=lambda f: f.start_s)
+    firsts = list({f.concept: f for f in reversed(yes)}.values())
+    yes = sorted(firsts, key=lambda f: f.start_s) + [f for f in yes if f not in firsts]
     where = ctx.window_words()
     if yes or heard:
         parts = []
@@ -597,7 +614,7 @@ def listing(ctx: AnswerContext) -> Result | None:
         if not pool:
             return None  # none of the clinician's own words name one: the turn that answers is found by meaning
     pool = sorted(pool, key=lambda f: f.start_s)[:6]
-    cited = [_ev(ctx, f) for f in pool]
+    cited = [_value_ev(ctx, f) for f in pool]
     # A finding without a parsed value ("what temperature did she have?") shows its words instead.
     first = "; ".join(f.concept + (f" {f.value}" if f.value else f": \"{e.text.strip()[:90]}\"" if len(pool) <= 2 else "")
                       for f, e in zip(pool, cited, strict=True))
