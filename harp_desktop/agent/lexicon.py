@@ -160,7 +160,8 @@ BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointmen
                             r"|\bbefore (seeing|she sees|he sees|they see) the (doctor|gp|nurse|clinician)\b", IC)
 AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)|\bafterwards\b|\bback in the waiting room\b"
                            r"|\bafter (seeing|she sees|he sees|they see|she saw|he saw|being seen by) the (doctor|gp|nurse|clinician)\b"
-                           r"|\b(once|when) (she|he|they) (comes?|came) out\b", IC)
+                           r"|\b(once|when) (she|he|they) (comes?|came) out\b|\b(out of|left|leaves|leaving) the (consultation|appointment|"
+                           r"consulting room|surgery room)\b", IC)
 # "What did her husband ask her?": the answer is a question someone asked.
 ASK_ACT = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|want\w* to know|wonder\w*|query|queried)\b", IC)
 

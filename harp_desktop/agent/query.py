@@ -258,7 +258,8 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     spec.subject, spec.others = parse_subjects(u_who, bool(cues.get("speaker")))
     spec.operation, spec.confidence = parse_operation(q, spec)
     spec.target = parse_target(q, spec.operation, spec)
-    spec.section = _first(lx.SECTION_WORDS, u_scope.lower())
+    # "Before she goes in", "once she's out of the consultation": the unrelated speech on that side of it.
+    spec.section = "unrelated" if edge else _first(lx.SECTION_WORDS, u_scope.lower())
     spec.category = _first(lx.CATEGORY_WORDS, u.lower())
     spec.mode = ("exhibited" if lx.EXHIBITED.search(u) else "reported" if lx.REPORTED.search(u) else "either")
     spec.tense = "current" if lx.CURRENT.search(u) else "past" if lx.PAST.search(u) else "any"

@@ -71,6 +71,7 @@ CASES = [
     ("Marked weight loss?", {}, "exists", "speech", {}),  # a symptom, though "weight" is also a reading
     ("How many units does he drink, and when did he cut down?", {}, "what_said", "speech", {}),  # told, with a time
     ("PMH - what conditions has she been treated for?", {}, "what_said", "speech", {}),  # a dash before the wh-word
+    ("Once he's out of the appointment, does anyone cough?", {}, "exists", "event", {"section": "unrelated"}),
     # Windows anchored on something the recording locates, in several wordings.
     ("What's the first cough once the doctor begins examining her?", {}, "when_first", "event",
      {"relative": ("once", "the doctor begins examining her")}),

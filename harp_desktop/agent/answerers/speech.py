@@ -471,7 +471,8 @@ def when(ctx: AnswerContext) -> Result:
     if READS_VALUE.search(spec.question):
         # "when does the doctor read out his temperature?": the turn that says the value, not the one that
         # announces the measuring ("I'll take your temperature").
-        valued = [e for e in cited if re.search(r"\d", e.text)]
+        valued = [e for e in cited if re.search(r"\d{2}|\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b",
+                                               e.text, re.I)]
         cited = valued or cited
     pick = cited[-1] if spec.ordinal == "last" else cited[0]
     t = _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
