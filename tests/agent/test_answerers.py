@@ -203,6 +203,13 @@ def test_what_is_said_of_a_symptom_that_is_also_a_sound(consultation):
     assert a.answer == "Yes" and a.plan["query"]["target"] == "speech", a.rationale  # "It is worse at night"
 
 
+def test_do_two_people_talk_to_each_other(consultation):
+    lib, res = consultation
+    assert lib.ask(res.sha256, "In the first minute, do the patient and the doctor talk to each other?").answer == "Yes"
+    # The receptionist speaks only before the doctor: she and the patient never answer each other.
+    assert lib.ask(res.sha256, "Do the patient and the receptionist chat with each other?").answer == "No"
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

@@ -122,8 +122,37 @@ def with_questions(ctx: AnswerContext, cited: list) -> list:
     return out
 
 
+TALK_TOGETHER = re.compile(r"\b(talk|speak|chat|convers|argu|discuss)\w*\b(?! about)", re.I)
+
+
+def talk_together(ctx: AnswerContext) -> Result | None:
+    """"Do the patient and her husband talk to each other in the first minute?": both voices speak in the
+    window, one answering the other (turns within 10 s of each other)."""
+    spec = ctx.spec
+    a, b = ctx.speakers_for(spec.subject), ctx.speakers_for(spec.others[0])
+    if not a or not b:
+        return None
+    turns = [s for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])]
+    pairs = [(p, q) for p, q in zip(turns, turns[1:], strict=False)  # one turn right after the other's
+             if {ctx.label_of(p), ctx.label_of(q)} & a and {ctx.label_of(p), ctx.label_of(q)} & b
+             and ctx.label_of(p) != ctx.label_of(q) and q["start_s"] - p["end_s"] <= 10.0]
+    claim = {"kind": "turn", "speakers": sorted(a | b)}
+    who = f"{spec.subject.describe()} and {spec.others[0].describe()}"
+    if not pairs:
+        return Result("No", f"No — {who} do not speak to each other {ctx.window_words()}.", [], claim, True)
+    p, q = pairs[0]
+    cited = [ctx.evidence(p, "time"), ctx.evidence(q, "time")]
+    return Result("Yes", f"Yes — {who} speak to each other {ctx.window_words()}: \"{p['text'].strip()[:80]}\" "
+                  f"{span(cited[0])} / \"{q['text'].strip()[:80]}\" {span(cited[1])}.", cited, claim)
+
+
 def _dispatch(ctx: AnswerContext) -> Result | None:
     spec = ctx.spec
+    if (spec.operation == "exists" and spec.target == "speech" and spec.others and not spec.quote
+            and TALK_TOGETHER.search(spec.question) and not spec.terms[3:]):
+        got = talk_together(ctx)
+        if got is not None:
+            return got
     op, target = spec.operation, spec.target
     if GENDER_ASK.search(spec.question) and spec.subject.kind in ("patient", "clinician", "other", "named"):
         got = voice_gender(ctx)
