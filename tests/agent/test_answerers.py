@@ -210,6 +210,13 @@ def test_do_two_people_talk_to_each_other(consultation):
     assert lib.ask(res.sha256, "Do the patient and the receptionist chat with each other?").answer == "No"
 
 
+def test_when_a_reading_is_given_is_the_turn_with_the_value(consultation):
+    """"Let me examine you" (01:09) announces; "Your oxygen level is ninety seven percent" (01:19) reads out."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, "When does the doctor read out her oxygen level?")
+    assert parse_clock(a.answer) is not None and parse_clock(a.answer) >= 75.0, a.rationale
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")

@@ -471,14 +471,36 @@ def when(ctx: AnswerContext) -> Result:
     if READS_VALUE.search(spec.question):
         # "when does the doctor read out his temperature?": the turn that says the value, not the one that
         # announces the measuring ("I'll take your temperature").
-        valued = [e for e in cited if re.search(r"\d{2}|\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b",
-                                               e.text, re.I)]
-        cited = valued or cited
+        valued = _value_turns(ctx, cited, [*key, *_topic_of_when(spec)])
+        if valued:  # the value's turn need not repeat the measurement's name: it carries the time asked for
+            cited, claim = valued, {"kind": "turn", "speakers": None}
     pick = cited[-1] if spec.ordinal == "last" else cited[0]
     t = _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
     return Result(format_clock(t), f"{spec.ordinal.capitalize()} said at {span(pick)}"
                   + (f", the words at {format_clock(t)}" if abs(t - pick.start_s) >= 1.0 else "")
                   + f": \"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
+
+
+VALUE = re.compile(r"\d{2}|\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b", re.I)
+
+
+def _value_turns(ctx: AnswerContext, cited: list[Evidence], stems: list[str]) -> list[Evidence]:
+    """The turns that say the value of what is measured: a value after the measurement's words in the same
+    turn ("your temperature is 37.8"), else the next turns of the next minute that say a value ("Three
+    hundred and twenty" after "let's do your peak flow"); a value before those words is another reading's."""
+    out: list[Evidence] = []
+    want = set(stems)
+    spoken = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
+    for e in cited:
+        words = e.text.split()
+        at = next((i for i, w in enumerate(words) if want & set(lx.stems(w))), None)
+        if VALUE.search(" ".join(words[at:] if at is not None else words)):
+            out.append(e)  # the value after the measurement's words, or a turn that says only a value
+            continue
+        nxt = next((s for s in spoken if e.end_s - 0.1 <= s["start_s"] <= e.end_s + 60 and VALUE.search(s["text"])), None)
+        if nxt is not None:
+            out.append(ctx.evidence(nxt, "time"))
+    return sorted({(round(x.start_s, 2)): x for x in out}.values(), key=lambda x: x.start_s)
 
 
 READS_VALUE = re.compile(r"\b(read(s|ing)? (out|back)|readings?|results?|gives? (him|her|them|you) the|tells? (him|her|them|you) "
