@@ -166,6 +166,10 @@ AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|
 ASK_ACT = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|want\w* to know|wonder\w*|query|queried)\b", IC)
 
 # -- subjects ----------------------------------------------------------------------
+# The people who come with a patient or are spoken of (one list for every pattern that names them).
+RELATIONS = ("husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|friend|companion|grandson|"
+             "granddaughter|child|children|baby|brother|sister")
+RELATION = re.compile(rf"\b({RELATIONS})\b", IC)
 PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b(?!'?s? (husband|wife|partner|mother|mum|father|dad|son|daughter|"
                      r"relative|carer|friend|companion|grandson|granddaughter|child|children|baby|brother|sister)\b)|\bthe (man|woman|lady|gentleman|person) (being seen|who is ill|"
                      r"with the (cough|symptoms))\b", IC)

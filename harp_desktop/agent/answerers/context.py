@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.voice_match import gender_speakers, voice_segments
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import QuerySpec, Subject
@@ -19,14 +20,11 @@ from harp_desktop.retrieval.localize import format_clock, is_vague_edge, vague_e
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
-RELATION = (r"\b(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|companion|grandson|"
-            r"granddaughter|child|brother|sister)\b")
 # A receptionist's work, heard: calling a patient through to a room, answering the practice's phone.
 RECEPTION = re.compile(r"\b(will see you now|is ready for you( now)?|can see you now|go (on )?through|room (\d+|one|two|three|four|five|six|"
                        r"seven|eight|nine|ten)\b.{0,30}\b(left|right|corridor)|surgery,? \w+ speaking|practice,? \w+ speaking|"
                        r"how can i help)", re.I)
-INTRODUCES = re.compile(r"\b(this is|it's|here's|i've brought|i brought|with) my (husband|wife|partner|mother|mum|father|dad|son|"
-                        r"daughter|carer|friend|brother|sister|grandson|granddaughter)\b", re.I)
+INTRODUCES = re.compile(rf"\b(this is|it's|here's|i've brought|i brought|with) my ({lx.RELATIONS})\b", re.I)
 # A voice naming itself: "I'm Sheila", "my name is Diane", "it's Kevin speaking", "this is Graham".
 SELF_NAMED = re.compile(r"\b(I'm|I am|my name is|my name's|this is|it's|call me)\s+([A-Z][a-z]{2,})\b(?!\s+[A-Z])")
 NOT_NAMES = {"just", "fine", "sorry", "here", "not", "really", "very", "the", "okay", "doctor", "good", "going", "afraid",
@@ -154,8 +152,6 @@ class AnswerContext:
             spans = [(a, b) for k, a, b in self.sections if k == spec.section]
             consult = self.consultation_span
             if spec.section == "unrelated" and consult:
-                from harp_desktop.agent import lexicon as lx
-
                 if lx.BEFORE_CONSULT.search(spec.question):
                     spans = [(a, min(b, consult[0])) for a, b in spans if a < consult[0]] or spans
                 elif lx.AFTER_CONSULT.search(spec.question):
@@ -232,7 +228,7 @@ class AnswerContext:
                 return named  # "the receptionist", "her husband": the other voice the recording shows to be that
             if subject.kind == "other" and not got:
                 return set()
-            if subject.kind == "other" and self.consultation_span and re.search(RELATION, subject.name or "", re.I):
+            if subject.kind == "other" and self.consultation_span and lx.RELATION.search(subject.name or ""):
                 # "Her husband" came with the patient: of the other voices, those heard in the consultation
                 # (not a bystander in the waiting room), when there are any.
                 lo, hi = self.consultation_span

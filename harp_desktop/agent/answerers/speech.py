@@ -262,8 +262,6 @@ YES_REPLY = re.compile(r"^\W*(yes|yeah|yep|yup|i do|i have|i am|i'?ve|it is|it d
                        r"quite|mostly|certainly|absolutely|all the time)\b", re.I)
 
 
-RELATION_WORD = (r"\b(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|companion|grandson|"
-                 r"granddaughter|child|brother|sister|friend)\b")
 PRONOUN_CONTRACTION = re.compile(r"\b(she|he|they|it|i|you|we|that|there)'(s|re|ve|ll|d|m)\b", re.I)
 NEG_PREDICATE = re.compile(r"\b(unable|can'?t|cannot|can not|not able|fail\w* to|struggl\w* to|incapable)\b", re.I)
 
@@ -285,7 +283,7 @@ def _about_subject(ctx: AnswerContext, seg: dict) -> bool:
     who = ctx.speakers_for(spec.subject) or set()
     label = ctx.label_of(seg)
     if kind == "other":
-        rel = re.search(RELATION_WORD, spec.subject.name or "", re.I)
+        rel = lx.RELATION.search(spec.subject.name or "")
         return label in who or (rel is not None and re.search(rf"\b{rel.group(0)}\b", seg["text"], re.I) is not None)
     if kind == "patient":
         return label in who or said._is_question(seg["text"])
@@ -558,7 +556,7 @@ def who(ctx: AnswerContext) -> Result:
         word = "the patient" if f.role == "patient" else f"the {ctx.role_name(f.speaker)}" if f.role else (f.speaker or "?")
         if f.status == "family":
             word = "someone else (a relative)"
-            rel = re.search(RELATION_WORD, f.text or "", re.I)
+            rel = lx.RELATION.search(f.text or "")
             if f.role == "other" and f.speaker in ctx.other_names:  # the companion speaking of themself
                 word = f"the {ctx.other_names[f.speaker]}"
             elif rel:  # "My dad has high blood pressure": the relative the words name
