@@ -36,8 +36,10 @@ def coughs_section(library: str | None = None) -> None:
 def voices_section(library: str | None) -> None:
     """Speaker EER on the trial lists, and voice-cue first-speak accuracy on ``library``."""
     print("\n## Voices: GE2E equal-error rate (all pairs of utterances of 20 speakers)\n")
-    rows = voices.run(8)
-    voices.print_rows(rows)
+    rows = voices.run(8, library)
+    voices.print_rows(rows[:3])
+    if len(rows) > 3:
+        voices.print_presence(rows[3])
     if not library:
         print("\n  (voice-cue accuracy needs --library with the dev and bank recordings indexed)")
         return
@@ -48,3 +50,6 @@ def voices_section(library: str | None) -> None:
         print(f"  {title}: right {sum(r[-1] == 'yes' for r in rows)} of {len(rows)}")
         for r in rows:
             print("    " + "  ".join(map(str, r)))
+    print("\n  cues cut from the recordings' own later turns (voice_cues.py --turns):")
+    for cond, ok in voice_cues.run_turns(library).items():
+        print(f"    cue {cond}: right {sum(ok)} of {len(ok)}")

@@ -10,6 +10,14 @@ earliest pick; right when its start is within 2 s of the first evidence span.
 ``--plain`` picks as before issue 18 (only segments within VOICE_NEAR_BEST of the best).
 Two questions with a time window ("on the telephone", "once the consultation is over")
 are left out: they test the window, which the planner supplies.
+
+``--turns`` asks many more of them (issue 18: misses come from short, emotional or phone-band
+speech): in each of dev_long_01, bank_rec_01 and bank_rec_02, for up to 4 later turns of every
+truth speaker (single-speaker speech of >= 1 s, not the speaker's first), the turn is cut out
+as the cue, as it is, its first 1.5 s, and band-limited to the telephone band; the question
+is the speaker's first turn. The cue's own speaker windows are removed from the recording
+before scoring (a clip is never the recording's own audio). Right when the earliest pick
+starts within 2 s of the speaker's first truth turn.
 """
 
 from __future__ import annotations
@@ -66,11 +74,84 @@ def run(library: str, plain: bool) -> list[list]:
     return rows
 
 
+TURN_RECORDINGS = ("dev_long_01", "bank_rec_01", "bank_rec_02")  # bank_rec_03 is held out
+
+
+class _Without:
+    """A library whose speaker windows lack those inside [a, b] (the cue's own audio)."""
+
+    def __init__(self, lib, a: float, b: float) -> None:
+        self._lib, self._a, self._b = lib, a, b
+
+    def __getattr__(self, name):
+        return getattr(self._lib, name)
+
+    def array(self, rid, name):
+        got = self._lib.array(rid, name)
+        if name not in ("speaker_windows", "speaker_window_times") or got is None:
+            return got
+        t = self._lib.array(rid, "speaker_window_times")[0]
+        keep = (t < self._a) | (t > self._b)
+        return (got[0][keep], *got[1:])
+
+
+def turn_questions() -> list[tuple[str, str, float, float, float]]:
+    """(recording stem, speaker, cue start, cue end, first-turn start): up to 4 later turns per speaker."""
+    import numpy as np
+
+    out = []
+    rng = np.random.default_rng(0)
+    for stem in TURN_RECORDINGS:
+        t = DEV / f"{stem}.truth.json" if stem.startswith("dev") else REPO / "benchmarks/bank/audio" / f"{stem}.truth.json"
+        turns: dict[str, list[tuple[float, float]]] = {}
+        for e in json.loads(t.read_text())["events"]:
+            spk = e.get("speaker") or ""
+            if e.get("kind") in ("speech", "tts_speech", "emotion_speech") and spk and "+" not in spk \
+                    and e.get("level") != "clip":
+                turns.setdefault(spk, []).append((e["start_s"], e["end_s"]))
+        for spk, ts in sorted(turns.items()):
+            ts.sort()
+            later = [(a, b) for a, b in ts[1:] if b - a >= 1.0 and a >= ts[0][1]]
+            for i in sorted(rng.permutation(len(later))[:4]):
+                out.append((stem, spk, later[i][0], later[i][1], ts[0][0]))
+    return out
+
+
+def run_turns(library: str) -> dict[str, list[bool]]:
+    """Right / wrong per cue condition (full, short 1.5 s, phone-band) over ``turn_questions``."""
+    from harp_desktop.agent.settle import VOICE_MATCH, VOICE_NEAR_BEST
+    from harp_desktop.api import Library
+    from harp_desktop.index.speakers import band_limit, pick_voice
+    from harp_desktop.retrieval.tools import RecordingTools
+
+    right: dict[str, list[bool]] = {"full": [], "short 1.5 s": [], "phone-band": []}
+    with Library(library) as lib:
+        recs = {Path(r["path"]).stem: r for r in lib.db.db.query("SELECT * FROM recordings")}
+        audio = {}
+        for stem, _spk, a, b, want in turn_questions():
+            rec = recs[stem]
+            if stem not in audio:
+                audio[stem] = sf.read(rec["path"], dtype="float32")[0]
+            cut = audio[stem][int(a * 16000): int(b * 16000)]
+            labels = {s["start_s"]: s["speaker_label"] for s in lib.db.segments(rec["id"])}
+            tools = RecordingTools(_Without(lib, a, b), rec)
+            for cond, wav in (("full", cut), ("short 1.5 s", cut[:24000]), ("phone-band", band_limit(cut))):
+                scored = [(e.scores["speaker"], labels.get(e.start_s), e.start_s)
+                          for e in tools.speaker(wav, None, 0.0, rec["duration_s"], 400)]
+                hits = sorted(pick_voice(scored, VOICE_MATCH, VOICE_NEAR_BEST))
+                right[cond].append(bool(hits) and abs(hits[0] - want) <= 2.0)
+    return right
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("library")
     ap.add_argument("--plain", action="store_true")
+    ap.add_argument("--turns", action="store_true", help="also first-speak questions cut from the recordings' turns")
     args = ap.parse_args()
+    if args.turns:
+        for cond, ok in run_turns(args.library).items():
+            print(f"  turns, cue {cond}: right {sum(ok)} of {len(ok)}")
     rows = run(args.library, args.plain)
     for r in rows:
         print("  " + "  ".join(map(str, r)))
