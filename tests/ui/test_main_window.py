@@ -58,7 +58,9 @@ def test_open_index_ask_and_click_evidence(qtbot, make_window, tmp_path):
     start = a["evidence"][last]["start_s"]
     assert w.player.position() == pytest.approx(start, abs=1e-3)
     assert w.waveform.playhead.value() == pytest.approx(start, abs=1e-3)
-    assert w.transcript.current_row() == 1
+    # the transcript follows to the line the clicked evidence lies in (a reply, or the question it answers)
+    row = next(i for i, ln in enumerate(w.data.lines) if ln.start_s - 0.05 <= start < ln.end_s + 0.05)
+    assert w.transcript.current_row() == row
     assert w.waveform._evidence_item is not None  # spans highlighted on the waveform
 
     w.ask_panel._anchor(QUrl("t:0.400-4.800"))  # a [mm:ss-mm:ss] citation in the rationale
