@@ -217,6 +217,14 @@ def test_when_a_reading_is_given_is_the_turn_with_the_value(consultation):
     assert parse_clock(a.answer) is not None and parse_clock(a.answer) >= 75.0, a.rationale
 
 
+def test_a_paraphrase_the_vocabulary_lacks_is_read_by_meaning(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Any sense of constriction across her chest?")  # "a tightness in my chest"
+    assert a.answer == "Yes" and any("by meaning" in n and "chest tightness" in n for n in a.notes), a.notes
+    b = lib.ask(res.sha256, "Has she lost her appetite?")  # never discussed
+    assert b.answer == "No" and "not mentioned" in b.rationale
+
+
 def test_when_with_nothing_in_the_window_says_so(indexed):
     lib, res = indexed
     a = lib.ask(res.sha256, "When does someone first sound disgusted?")
@@ -306,3 +314,26 @@ def test_a_citation_that_does_not_carry_the_claim_is_dropped():
     kept, dropped = check([_ev(0, 2, "x", seg=4), _ev(3, 5, "y", seg=5)], {"kind": "emotion", "label": "sad"}, [],
                           {4: "sad", 5: "happy"})
     assert [e.segment_id for e in kept] == [4]
+
+
+def test_two_parties_of_a_comparison_do_not_share_speech(monkeypatch):
+    """A voice match may widen "the speaker at 00:06" to the other voice too: speech both parties claim is
+    taken from each (a party left with nothing keeps its own), so 0.9 vs 0.1 is not read as 0.9 vs 0.63."""
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers import emotion
+    from harp_desktop.agent.query import parse
+
+    arousal = {1: 0.9, 2: 0.9, 3: 0.1, 4: 0.1}
+    parties = iter([[{"id": 1}, {"id": 2}], [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]])
+    monkeypatch.setattr(emotion, "_subject_segments", lambda ctx, p: next(parties))
+    monkeypatch.setattr(emotion, "_mean_dim", lambda ctx, ss, axis: (
+        sum(arousal[x["id"]] for x in ss) / len(ss), ss) if ss else (None, []))
+    ctx = SimpleNamespace(
+        spec=parse("From 0 to 30 seconds, which speaker had higher arousal, the speaker at 00:01 or the speaker "
+                   "at 00:06?", 30.0),
+        evidence=lambda seg, tool: Evidence(seg["id"], seg["id"] + 1, seg["id"], "S", "x", [], {tool: 1.0}),
+        window_words=lambda: "in the window")
+    a = emotion.answer_compare(ctx)
+    assert "(0.90 over 2" in a.rationale and "(0.10 over 2)" in a.rationale, a.rationale
+

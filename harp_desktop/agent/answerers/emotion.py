@@ -217,9 +217,14 @@ def answer_compare(ctx: AnswerContext) -> Result:
             talk[ctx.label_of(s) or "?"] = talk.get(ctx.label_of(s) or "?", 0.0) + s["end_s"] - s["start_s"]
         labels = sorted(talk, key=lambda k: -talk[k])[:2]
         parties = [spec.subject.__class__("named", lab) for lab in labels]
+    segs_of = [_subject_segments(ctx, p) for p in parties]
+    # Two parties are two people: speech both readings claim (a voice match widened "the speaker at 00:06"
+    # to the other voice as well) is taken from each, unless that leaves the party with nothing.
+    both = {s["id"] for s in segs_of[0]} & {s["id"] for s in segs_of[1]}
+    segs_of = [[s for s in segs if s["id"] not in both] or segs for segs in segs_of]
     scored = []
-    for p in parties:
-        val, used = _mean_dim(ctx, _subject_segments(ctx, p), axis)
+    for p, segs in zip(parties, segs_of, strict=True):
+        val, used = _mean_dim(ctx, segs, axis)
         scored.append((p, val, used))
     if any(v is None for _, v, _ in scored):
         missing = [p.describe() for p, v, _ in scored if v is None]

@@ -149,6 +149,12 @@ def beyond_concepts(question: str) -> list[str]:
 def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     concepts = question_concepts(ctx)
+    if not concepts and not spec.category and spec.target == "speech" and not MENTION.search(spec.question):
+        from harp_desktop.agent.answerers.meaning import concepts_by_meaning
+
+        concepts = concepts_by_meaning(spec.question, ctx.lib.models)  # a paraphrase the vocabulary lacks
+        if concepts:
+            ctx.notes.append(f"read by meaning as: {', '.join(concepts)}")
     claim = {"kind": "speech"}
     if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts
                                                                           and not spec.category):
