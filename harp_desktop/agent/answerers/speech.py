@@ -155,6 +155,10 @@ def exists(ctx: AnswerContext) -> Result:
         concepts = concepts_by_meaning(spec.question, ctx.lib.models)  # a paraphrase the vocabulary lacks
         if concepts:
             ctx.notes.append(f"read by meaning as: {', '.join(concepts)}")
+            if not any(f.concept in concepts for f in ctx.findings):
+                # A concept found by meaning alone that the recording never states is weak evidence of
+                # absence: the turns that carry the question's own words decide (as for any unnamed topic).
+                return _asserted(ctx)
     claim = {"kind": "speech"}
     if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts
                                                                           and not spec.category):
