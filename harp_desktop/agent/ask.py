@@ -46,6 +46,8 @@ def clean_question(q: str) -> tuple[str, list[str]]:
     q = re.sub(r"\s+", " ", q).strip()
     if not q:
         raise ValueError("the question is empty")
+    if not re.search(r"\w", q):
+        raise ValueError("the question has no words (only punctuation or symbols)")
     if len(q) > MAX_QUESTION:
         notes.append(f"question truncated from {len(q)} to {MAX_QUESTION} characters")
         q = q[:MAX_QUESTION]

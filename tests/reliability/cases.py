@@ -325,6 +325,8 @@ CASES: list[Case] = [
     # -- asking -------------------------------------------------------------------------------
     Case("empty-question", "ask", "a question of spaces and control characters",
          lambda e: ask(e, "  \t\x00\x1b  "), needle="the question is empty"),
+    Case("punctuation-question", "ask", "a question of punctuation only",
+         lambda e: ask(e, "???!"), needle="the question has no words"),
     Case("1mb-question", "ask", "a 1 MB question", lambda e: ask(e, "Did anyone cough? " * 58_000), ok=True,
          check=_has("question truncated")),
     Case("hostile-unicode", "ask", "a question with NUL, ANSI escapes, RTL override and emoji",

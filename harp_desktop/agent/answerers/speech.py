@@ -585,7 +585,8 @@ def who(ctx: AnswerContext) -> Result:
     if not scored:
         hits = _closest_spelling(ctx, spec)
         if not hits:
-            return Result("Not found", f"Nobody says {' '.join(spec.terms[:4])} {ctx.window_words()}.", [], claim, False)
+            what = " ".join(spec.terms[:4]) or "what the question names"
+            return Result("Not found", f"Nobody says {what} {ctx.window_words()}.", [], claim, False)
     else:
         hits = [ctx.evidence(s, "keyword", sc) for sc, s in scored[:2]]
     e = hits[0]
