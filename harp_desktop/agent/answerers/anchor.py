@@ -14,16 +14,17 @@ import re
 from typing import Any
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import words as said  # the lexical helpers (not the said answerer: no cycle)
+from harp_desktop.agent.answerers import words  # the lexical helpers (not the said answerer: no import cycle)
 from harp_desktop.retrieval.localize import format_clock
 
 AnswerContext = Any  # the context resolves anchors, so this module cannot import it
 
-AFTER = ("after", "once", "following")
+AFTER = ("after", "once", "following")  # the others ("before", "until", "till", "by the time") end the window
+# "while the doctor and patient are talking": the consultation itself
 DIALOGUE = re.compile(r"\b(doctor|gp|clinician|nurse|patient)\b.{0,40}\b(talk\w*|speak\w*|chat\w*|discuss\w*|consult\w*|with)\b",
                       re.I)
-WHILE_S = 20.0
-EXAM_MAX_S = 240.0  # an examination's findings come within this of its first act  # an act a turn asks for ("take big breaths for me") goes on this long after the turn  # the others ("before", "until", "till", "by the time") end the window
+WHILE_S = 20.0  # an act a turn asks for ("take big breaths for me") goes on this long after the turn
+EXAM_MAX_S = 240.0  # an examination's findings come within this of its first act
 
 
 def _section_edge(ctx: AnswerContext, relation: str, phrase: str) -> tuple[float, str] | None:
@@ -47,10 +48,10 @@ def _exam_act(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str
     """"After the doctor counts her pulse": the turn that does that act (its own words, the pulse);
     "after the examination starts": the first act of the examination."""
     own = [w for w in re.findall(r"[a-z]+", phrase.lower()) if not any(lx.stem(w).startswith(v) for v in EXAM_VERBS)]
-    key = said.rarest(ctx, " ".join(own)) if own else []
+    key = words.rarest(ctx, " ".join(own)) if own else []
     if key:
         lo, hi = ctx.consultation_span or (0.0, float("inf"))
-        turns = [s for s in ctx.segments if lo <= s["start_s"] <= hi and said.carries(s["text"], key)
+        turns = [s for s in ctx.segments if lo <= s["start_s"] <= hi and words.carries(s["text"], key)
                  and lx.EXAM_ACT.search(s["text"] or "") and ctx.roles.get(ctx.label_of(s) or "") != "patient"]
         if turns:
             return (turns[0]["start_s"], turns[0]["end_s"]), f"'{phrase}'"
@@ -77,10 +78,10 @@ def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float]
     m = lx.MENTION_ACT.search(phrase)
     if m is None:
         return None
-    key = said.rarest(ctx, m.group(2))
+    key = words.rarest(ctx, m.group(2))
     if not key:
         return None
-    turns = [s for s in ctx.segments if s["text"].strip() and said.carries(s["text"], key)]
+    turns = [s for s in ctx.segments if s["text"].strip() and words.carries(s["text"], key)]
     return ((turns[0]["start_s"], turns[0]["end_s"]), f"'{m.group(2).strip()}' is first said") if turns else None
 
 
@@ -90,10 +91,11 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     if rel is None:
         return None
     relation, phrase = rel
+    if relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
+        a, b = ctx.consultation_span  # "while the doctor and patient are talking": the consultation
+        return a, b, f"while the consultation runs ({format_clock(a)}-{format_clock(b)})"
     found = (_section_edge(ctx, relation, phrase) or (_exam_act(ctx, phrase) if lx.EXAM_ACT.search(phrase) else None)
              or _first_mention(ctx, phrase) or _first_event(ctx, phrase))
-    if found is None and relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
-        found = (ctx.consultation_span, "the consultation")
     if found is None:
         ctx.notes.append(f"'{relation} {phrase}' names nothing found in the recording; not used as a window")
         return None
@@ -102,9 +104,6 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     # when that turn ends: the turn that announces the pulse count is not what comes after it.
     t0, t1 = t if isinstance(t, tuple) else (t, t)
     dur = float(ctx.rec["duration_s"])
-    if relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
-        a, b = ctx.consultation_span  # "while the doctor and patient are talking": the consultation
-        return a, b, f"while the consultation runs ({format_clock(a)}-{format_clock(b)})"
     if relation == "while":
         # "she coughs while he's getting her to take big breaths": during the act the turn asks for, which
         # goes on after the turn that asks (WHILE_S), or the whole section the phrase names.
