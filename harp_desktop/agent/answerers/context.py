@@ -340,19 +340,16 @@ class AnswerContext:
 
     def describe_voice(self, label: str) -> str | None:
         """What can be observed of a voice with no role: "the man in the waiting room (reading aloud)"."""
-        from harp_desktop.agent.answerers.voice_match import median_f0
+        from harp_desktop.agent.answerers.voice_match import MALE_MAX_HZ, voice_pitch
 
         mine = [s for s in self.segments if self.label_of(s) == label and s["text"].strip()]
         if not mine:
             return None
-        longest = sorted(mine, key=lambda s: s["start_s"] - s["end_s"])[:3]
         try:
-            f0 = [f for s in longest if (f := median_f0(self.audio(s["start_s"], min(s["end_s"], s["start_s"] + 6))))]
+            f0 = voice_pitch(self, mine)
         except Exception:  # noqa: BLE001 - no audio cache: no pitch
-            f0 = []
-        from harp_desktop.agent.answerers.voice_match import MALE_MAX_HZ
-
-        who = ("man" if sorted(f0)[len(f0) // 2] < MALE_MAX_HZ else "woman") if f0 else "person"
+            f0 = None
+        who = ("man" if f0 < MALE_MAX_HZ else "woman") if f0 is not None else "person"
         where: dict[str, float] = {}
         for s in mine:
             mid = (s["start_s"] + s["end_s"]) / 2

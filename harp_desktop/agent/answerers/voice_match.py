@@ -72,6 +72,13 @@ def median_f0(wav: np.ndarray, sr: int = 16000) -> float | None:
     return float(np.median(f0s)) if len(f0s) >= 5 else None
 
 
+def voice_pitch(ctx: VoiceContext, segs: list[dict]) -> float | None:
+    """Median F0 of a voice: the median over its three longest turns (their first 6 s each)."""
+    longest = sorted(segs, key=lambda s: s["start_s"] - s["end_s"])[:3]
+    f0 = [f for s in longest if (f := median_f0(ctx.audio(s["start_s"], min(s["end_s"], s["start_s"] + 6))))]
+    return float(np.median(f0)) if f0 else None
+
+
 def gender_speakers(ctx: VoiceContext, gender: str) -> set[str]:
     """Speakers in the question's windows whose voice pitch says man or woman ("the woman on the phone")."""
     cache = ctx.__dict__.setdefault("_f0", {})
@@ -82,9 +89,7 @@ def gender_speakers(ctx: VoiceContext, gender: str) -> set[str]:
     out = set()
     for label, segs in talk.items():
         if label not in cache:
-            longest = sorted(segs, key=lambda s: s["start_s"] - s["end_s"])[:3]
-            f0 = [f for s in longest if (f := median_f0(ctx.audio(s["start_s"], min(s["end_s"], s["start_s"] + 6))))]
-            cache[label] = float(np.median(f0)) if f0 else None
+            cache[label] = voice_pitch(ctx, segs)
         if cache[label] is not None and (cache[label] < MALE_MAX_HZ) == (gender == "man"):
             out.add(label)
     pitched = sorted((cache[k], k) for k in talk if cache.get(k) is not None)
