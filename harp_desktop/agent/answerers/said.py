@@ -15,7 +15,6 @@ No language model is needed; with one, ``ask.py`` lets it rephrase the chosen tu
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -33,6 +32,7 @@ from harp_desktop.agent.answerers.words import (  # noqa: F401 - the lexical hel
     respell,
     turn_stems,
 )
+from harp_desktop.agent.answerers.words import idf as idf_of
 from harp_desktop.agent.chain import span
 
 NUM = r"(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|" \
@@ -127,12 +127,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     after = AFTER_CLAUSE.search(plain)
     terms = respell(ctx, focus_terms(plain[:after.start()] if after else plain))
     before = focus_terms(after.group(5)) if after else []  # the statement the answer replies to
-    n = max(len(by_start), 1)
-
-    def weights(ts: list[str]) -> dict[str, float]:
-        return {t: math.log((n + 1) / (1 + df)) + 0.1 for t, df in doc_freq(ctx, ts).items()}
-
-    idf, idf_before = weights(terms), weights(before)
+    idf, idf_before = idf_of(ctx, terms), idf_of(ctx, before)
     total, total_before = sum(idf.values()) or 1.0, sum(idf_before.values()) or 1.0
     sem, pair_sem = _semantic(ctx, question, by_start)
     gives = [g for _, g in wanted(question)]
@@ -196,8 +191,7 @@ def own_relevance(ctx: AnswerContext, question: str) -> list[tuple[float, dict]]
     terms = respell(ctx, focus_terms(lx.QUOTE_FREE.sub(lambda m: m.group(1), question)))
     if not segs or not terms:
         return []
-    n = max(len(by_start), 1)
-    idf = {t: math.log((n + 1) / (1 + df)) + 0.1 for t, df in doc_freq(ctx, terms).items()}
+    idf = idf_of(ctx, terms)
     total = sum(idf.values()) or 1.0
     sem, _ = _semantic(ctx, question, segs)
     out = []

@@ -8,7 +8,6 @@ illness are each a "No" with the reason, not a keyword hit.
 
 from __future__ import annotations
 
-import math
 import re
 
 from rapidfuzz import fuzz
@@ -318,8 +317,7 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
     if not present:
         return Result("No", f"No — not mentioned {ctx.window_words()}: nothing is said about "
                       f"{' '.join(spec.terms[:4]) or 'it'}.", [], claim, True)
-    n = max(len(said.turn_stems(ctx)), 1)
-    idf = {t: math.log((n + 1) / (1 + df[t])) + 0.1 for t in topic}
+    idf = said.idf_of(ctx, topic)
     total = sum(idf.values()) or 1.0
     rare = min(present, key=present.get)
     unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if spec.section is None else []

@@ -6,6 +6,7 @@ context and every answerer can use it without a cycle.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -67,6 +68,12 @@ def doc_freq(ctx: Any, terms: list[str]) -> dict[str, int]:
     """How many turns of the recording hold each stem."""
     every = turn_stems(ctx)
     return {t: sum(t in e for e in every) for t in terms}
+
+
+def idf(ctx: Any, terms: list[str]) -> dict[str, float]:
+    """Each stem's weight by how rare it is among the recording's turns (log (N+1)/(1+df), + 0.1)."""
+    n = max(len(turn_stems(ctx)), 1)
+    return {t: math.log((n + 1) / (1 + df)) + 0.1 for t, df in doc_freq(ctx, terms).items()}
 
 
 def rarest(ctx: Any, question: str, keep: int = 1) -> list[str]:
