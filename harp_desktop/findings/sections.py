@@ -10,7 +10,7 @@ not more consultation. Without audio, a non-clinical exchange is taken for a cal
 confidence. Everything else that is speech (a waiting room, a radio, a reading) is unrelated.
 Findings come from consultations and from clinical phone calls (``clinical_sections``).
 ``dialogue_span`` (the longest two-voice exchange) is what the agent used before sections
-existed; ``agent/sections.py`` re-exports it.
+existed; ``agent/from_evidence.py`` still narrows its searches with it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 import numpy as np
 
-from harp_desktop.agent.sections import dialogue_span as agent_dialogue_span
 from harp_desktop.findings.band import PHONE_MAX_CEILING_DB, high_ceiling, phone_band
 from harp_desktop.findings.sections import (
     EDGE_S,
@@ -35,8 +34,7 @@ def kinds(sections) -> list[str]:
     return [s.kind for s in sections]
 
 
-def test_the_agent_keeps_its_dialogue_span():
-    assert agent_dialogue_span is dialogue_span
+def test_dialogue_span_is_the_longest_two_voice_exchange_with_its_edges():
     a, b = dialogue_span(consultation(100.0))
     assert a == 107.0 - EDGE_S and b == 145.0 + EDGE_S
 

@@ -3,8 +3,8 @@
 Yes/no questions start Yes or No; "when" questions give mm:ss or say nothing was found in
 the window; counts are digits; emotion-at reads the speech at that time; compare and change
 read arousal/valence; free-text questions quote the turn that answers (``said``).
-``answer`` returns None only for what a sound is like ("are the coughs wet or dry?"), which
-``agent/settle.py`` answers "Cannot tell from the sound" with what was said about it.
+What a sound is like ("are the coughs wet or dry?") is answered "Cannot tell from the sound",
+with what was said about it (``sounds.quality``).
 """
 
 from __future__ import annotations
@@ -167,7 +167,10 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op == "emotion_at" or op in ("describe", "what_said") and target == "emotion":
         return emotion.answer_at(ctx)
     if op == "describe" and asks_quality(spec.question):
-        return None  # what a sound is like: "Cannot tell from the sound" (settle), quoting what was said of it
+        from harp_desktop.agent.rules import SOUND_QUALITIES, analyse
+
+        which = analyse(spec.question, False).quality or "wet or dry"
+        return sounds.quality(ctx, which, SOUND_QUALITIES[which][0])
     if op in ("describe", "what_said"):
         return speech.listing(ctx) or said.answer(ctx)
     if target == "event":

@@ -109,7 +109,7 @@ class AnswerContext:
                     return [(s.kind, s.start_s, s.end_s) for s in got]
             except Exception:  # noqa: BLE001 - older library: the dialogue span below stands in
                 pass
-        from harp_desktop.agent.sections import dialogue_span
+        from harp_desktop.findings.sections import dialogue_span
 
         found = dialogue_span(self.segments)
         return [("consultation", *found)] if found else []

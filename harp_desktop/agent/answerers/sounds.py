@@ -6,6 +6,8 @@ A sound belongs to the speaker whose turn it falls in or next to (``speaker_of_t
 
 from __future__ import annotations
 
+import re
+
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
 from harp_desktop.retrieval.localize import format_clock
@@ -74,3 +76,39 @@ def answer(ctx: AnswerContext) -> Result:
     if not items:
         return Result("No", f"No — not heard: no {name}{who} was detected {where}.", [], claim, True)
     return Result("Yes", f"{name.capitalize()}{who} can be heard {where} at {cites(items)}.", items, claim)
+
+
+CANNOT_TELL = "Cannot tell from the sound"
+# The words that name one side of a quality when a speaker describes the sound ("a dry cough").
+DESCRIBED = {"wet or dry": {"dry": "dry", "non-productive": "dry", "wet": "wet", "productive": "wet", "chesty": "wet"},
+             "inspiratory or expiratory": {"inspiratory": "inspiratory", "expiratory": "expiratory"}}
+NEGATED = r"\b(not|no|never|isn't|wasn't|aren't)\W+(\w+\W+){{0,2}}{w}\b"
+
+
+def quality(ctx: AnswerContext, which: str, pattern: str) -> Result:
+    """"Are the coughs wet or dry?": no model here measures what a sound is like, so the answer says so,
+    cites the sounds heard, and gives what the speakers said about it ("it's completely dry"): when that
+    names one side only, the first line carries it, marked as described."""
+    label = ctx.spec.event or "cough"
+    name = label.replace("_", " ")
+    heard = events(ctx, label)
+    said: list[tuple[str, dict]] = []
+    for seg in ctx.segments:
+        if not ctx.in_window(seg["start_s"], seg["end_s"]):
+            continue
+        said += [(s, seg) for s in re.split(r"(?<=[.!?])\s+", seg["text"].strip())
+                 if s and not s.endswith("?") and re.search(pattern, s.lower())]
+    if heard:
+        why = (f"{len(heard)} {name} event(s) can be heard ({cites(heard)}), but HARP has no model that tells "
+               f"whether a {name} is {which}, so the sound alone cannot settle this.")
+    else:
+        why = f"No {name} was detected {ctx.window_words()}, and HARP has no model that tells whether a {name} is {which}."
+    quoted = [ctx.evidence(seg, "keyword") for _, seg in said[:3]]
+    if said:
+        why += " What was said about it: " + "; ".join(f'"{s[:120]}" {span(e)}'
+                                                      for (s, _), e in zip(said[:3], quoted, strict=True)) + "."
+    # "not dry" / "isn't wet" name nothing: a negation among the three words before drops the mention.
+    words = {v for s, _ in said for w, v in DESCRIBED.get(which, {}).items()
+             if re.search(rf"(?<![\w-]){w}\b", s.lower()) and not re.search(NEGATED.format(w=w), s.lower())}
+    first = CANNOT_TELL + (f" (described as {words.pop()})" if len(words) == 1 else "")
+    return Result(first, why, heard + quoted, {"kind": "event", "label": label}, False)
