@@ -1,10 +1,10 @@
-"""Generate the three long question-bank test recordings (bank_rec_01, _02, _03).
+"""Generate the four long question-bank test recordings (bank_rec_01, _02, _03, _04).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices) reading
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04: both) reading
   scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
@@ -32,17 +32,23 @@ foot examination; diabetic neuropathy) with the patient's daughter answering
 too, then the waiting room again, where the desk phone rings and the
 receptionist takes a work call (one side heard) and books the nurse.
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03)::
+``bank_rec_04`` (built by ``rec04.py`` next to this file): a nurse triage
+telephone call about a child with fever and a rash that does not fade, a GP
+consultation of another (adult) patient about low mood, anxiety, insomnia and
+knee pain with her husband present (real coughs, RAVDESS lines of a visitor in
+the corridor, a ~20 s silence), then the GP's dictation of the letter.
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 and _04)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|bank_rec_02|bank_rec_03``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|bank_rec_02|bank_rec_03|bank_rec_04``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all three recordings are built.
+all four recordings are built.
 """
 
 from __future__ import annotations
@@ -110,6 +116,8 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-us+f2": 175,
     "en-gb-scotland": 175,
     "en-gb-x-rp+m3": 175,
+    "en-us+f4": 170,  # bank_rec_04
+    "en-gb-x-gbcwmd+f2": 160,  # bank_rec_04
 }
 VOICES.update(
     {
@@ -118,6 +126,8 @@ VOICES.update(
         "espeak:en-us+f2": "eSpeak NG 1.51 en-us (American English) with variant f2 (female)",
         "espeak:en-gb-scotland": "eSpeak NG 1.51 en-gb-scotland (Scottish English, male)",
         "espeak:en-gb-x-rp+m3": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m3 (male)",
+        "espeak:en-us+f4": "eSpeak NG 1.51 en-us (American English) with variant f4 (female)",
+        "espeak:en-gb-x-gbcwmd+f2": "eSpeak NG 1.51 en-gb-x-gbcwmd (West Midlands English) with variant f2 (female)",
     }
 )
 
@@ -130,10 +140,10 @@ def voice_label(voice: str) -> str:
 
 
 def require_espeak() -> str:
-    """Return the espeak-ng executable, or exit with a clear message (bank_rec_03 needs it)."""
+    """Return the espeak-ng executable, or exit with a clear message (bank_rec_03 and _04 need it)."""
     exe = shutil.which("espeak-ng")
     if exe is None:
-        sys.exit("error: 'espeak-ng' was not found on PATH; bank_rec_03 needs it (apt-get install espeak-ng)")
+        sys.exit("error: 'espeak-ng' was not found on PATH; bank_rec_03/_04 need it (apt-get install espeak-ng)")
     return exe
 
 
@@ -1914,6 +1924,7 @@ deterministically from a seed):
 | `bank_rec_01.flac` + `.truth.json` | waiting room (newspaper story read aloud), GP consultation about abdominal pain and diarrhoea, phone call booking a blood test |
 | `bank_rec_02.flac` + `.truth.json` | waiting room with emotional RAVDESS lines, asthma / palpitations review with the patient's husband, waiting room |
 | `bank_rec_03.flac` + `.truth.json` | waiting room with TV news and weather, type 2 diabetes review (numb feet) with the patient's daughter, waiting room with a desk-phone call (eSpeak NG voices) |
+| `bank_rec_04.flac` + `.truth.json` | nurse triage phone call about a child with fever and a non-blanching rash, GP consultation of another patient (low mood, anxiety, insomnia, knee pain) with her husband and a visitor's emotional lines from the corridor, the GP's dictation (Flite and eSpeak NG voices) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -1921,7 +1932,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` and `bank_rec_03.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac`, `bank_rec_03.flac` and `bank_rec_04.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -1940,8 +1951,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02) and with eSpeak NG
-> (bank_rec_03).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04) and with
+> eSpeak NG (bank_rec_03, bank_rec_04).
 
 ## Components
 
@@ -1960,7 +1971,11 @@ Required attributions:
   `en-gb-x-gbclan`, `en-us` (+ `f2`) and `en-gb-scotland`. The recording
   holds only the program's output (no part of the program or its data), which
   the GPL does not restrict.
-- Text: the scripts in `make_recordings.py`, written by the HARP Desktop
+- bank_rec_04 mixes both engines: Flite `cmu_us_slt` (the triage nurse),
+  `cmu_us_rms` (the GP) and `cmu_us_awb` (the husband); eSpeak NG `en-us` +
+  variant `f4` (the mother on the phone) and `en-gb-x-gbcwmd` (West Midlands)
+  + variant `f2` (the patient).
+- Text: the scripts in `make_recordings.py` and `rec04.py`, written by the HARP Desktop
   project for this bank. The newspaper story in bank_rec_01 and the TV news
   and weather in bank_rec_03 are invented (no third-party text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
@@ -1975,29 +1990,32 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 is the shared cue clip
+  the S5 cough of bank_rec_03 and bank_rec_04 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
 - The coughers are real people (all four women) unrelated to the fictional
-  consultations; in bank_rec_03 the male patient's coughs are S5's.
+  consultations; in bank_rec_03 the male patient's coughs are S5's. No throat
+  clearing is included in any recording (no honestly licensed real clip was
+  available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 and bank_rec_03)
+### Emotional speech (RAVDESS, bank_rec_02, bank_rec_03 and bank_rec_04)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
   CC BY-NC-SA 4.0. File name code `03-01-EE-II-SS-RR-AA` gives emotion,
   intensity, statement, repetition and actor; these labels are copied to the truth.
 - Processing: trimmed, level set to about -26 dBFS active RMS, 5 ms fades;
-  placed as other people in the waiting room.
+  placed as other people in the waiting room; in bank_rec_04 as a visitor in
+  the corridor heard through the consulting-room door (3 dB quieter, about -29 dBFS).
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 and bank_rec_03 are not speaker-independent.
+  results on bank_rec_02, bank_rec_03 and bank_rec_04 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
 - Room tone: seeded pink noise (about -50 dBFS in waiting rooms, -58 dBFS in
   the consulting room); telephone line noise: the same, band-limited, about -47 dBFS.
-- Ring-back tone in the bank_rec_01 phone call, and the desk phone ringing in
+- Ring-back tone in the bank_rec_01 and bank_rec_04 phone calls, and the desk phone ringing in
   the bank_rec_03 waiting room: 400+450 Hz, UK cadence.
 
 ## Every clip, in order
@@ -2103,7 +2121,29 @@ def validate(out_dir: Path, rec: str) -> list[str]:
             problems.append(f"{e['id']}: silence at {level:.1f} dBFS")
         if e["kind"] != "silence" and level < -40:
             problems.append(f"{e['id']}: {e['kind']} only {level:.1f} dBFS")
+    # RAVDESS lines: only the allowed ser-train actors, labels as in the file name
+    for e in ev:
+        if e["kind"] != "emotion_speech":
+            continue
+        info = parse_ravdess(Path(str(e["source"])).name)
+        if info["actor"] not in ALLOWED_RAVDESS_ACTORS:
+            problems.append(f"{e['id']}: RAVDESS actor {info['actor']} not allowed")
+        if info["emotion"] != e["emotion"] or info["statement"] != e["text"]:
+            problems.append(f"{e['id']}: emotion/text do not match {e['source']}")
+    # telephone audio really is band-limited (little energy above the 3400 Hz band edge)
+    for e in ev:
+        if e["kind"] == "silence" or "telephone" not in (e.get("tags") or []):
+            continue
+        seg = audio[round(e["start_s"] * sr) : round(e["end_s"] * sr)]
+        power = np.abs(np.fft.rfft(seg)) ** 2
+        freqs = np.fft.rfftfreq(len(seg), d=1 / sr)
+        hf = float(power[freqs > PHONE_BAND_HZ[1] + 300].sum() / (power.sum() + 1e-20))
+        if hf > 0.0025:  # unfiltered speech or coughs typically carry 0.1-10 %, the phone turns < 0.1 %
+            problems.append(f"{e['id']}: telephone audio has {100 * hf:.1f}% of its energy above 3.7 kHz")
     for sid, spk in truth["speakers"].items():
+        missing = [k for k in ("role", "gender", "voice", "total_s") if k not in spk]
+        if missing:
+            problems.append(f"{sid}: speaker entry lacks {missing}")
         tot = sum(e["end_s"] - e["start_s"] for e in ev if e["speaker"] == sid)
         if abs(tot - spk["total_s"]) > 0.02:
             problems.append(f"{sid}: total_s {spk['total_s']} != {tot:.2f}")
@@ -2116,10 +2156,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="random seed (default: %(default)s)")
     parser.add_argument("--out-dir", type=Path, default=HERE / "audio", help="output folder (default: %(default)s)")
     parser.add_argument(
-        "--only", choices=["bank_rec_01", "bank_rec_02", "bank_rec_03"], help="build one recording only"
+        "--only",
+        choices=["bank_rec_01", "bank_rec_02", "bank_rec_03", "bank_rec_04"],
+        help="build one recording only",
     )
     parser.add_argument("--cough-source", type=Path, default=DEFAULT_COUGH_SOURCE)
-    parser.add_argument("--cue-cough", type=Path, default=DEFAULT_CUE_COUGH, help="BMC S5 cough (bank_rec_03)")
+    parser.add_argument(
+        "--cue-cough", type=Path, default=DEFAULT_CUE_COUGH, help="BMC S5 cough (bank_rec_03, bank_rec_04)"
+    )
     parser.add_argument("--ravdess-dir", type=Path, default=DEFAULT_RAVDESS_DIR)
     args = parser.parse_args(argv)
 
@@ -2151,7 +2195,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_03")
             truths["bank_rec_03"] = truth
-    if len(truths) == 3:
+        if args.only in (None, "bank_rec_04"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec04 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec04 import SPEAKERS_04, build_rec04
+
+            seed = args.seed + 4
+            tl = Timeline("bank_rec_04", seed, flite, Path(tmp), dict(SPEAKERS_04))
+            build_rec04(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_04")
+            truths["bank_rec_04"] = truth
+    if len(truths) == 4:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
