@@ -205,7 +205,9 @@ EXAM_ACT = re.compile(r"\bexamin\w*|\bexam\b|\blisten\w* to (her|his|your|the|th
                       r"|\bauscultat\w*|\bstethoscope\b|\b(take|takes|took|taking|check\w*|measur\w*|count\w*|feel\w*|felt) "
                       r"(her|his|your|the|their) "
                       r"(pulse|blood pressure|temperature|heart rate|oxygen|sats|saturation)|\b(have|has|had|take|takes) a (look|feel|listen)"
-                      r"|\bpop (up )?on the couch\b|\bfeel (your|her|his) (tummy|abdomen|belly|neck|glands)", IC)
+                      r"|\bpop (up )?on the couch\b|\bfeel (your|her|his) (tummy|abdomen|belly|neck|glands)"
+                      r"|\b(lie|lay|hop|pop|get) (back |down |up )?on(to)? the couch\b"
+                      r"|\bpress\w* (on |down on )?(your|her|his|the) (tummy|abdomen|belly|stomach)", IC)
 ANCHOR_END = re.compile(r"\b(ends?|ended|ending|is over|was over|finish\w*|done|wraps? up|closes?)\b", IC)
 ANCHOR_START = re.compile(r"\b(starts?|started|begins?|began|begun|gets? going|opens?|commences?)\b", IC)
 MENTION_ACT = re.compile(r"\b(mention\w*|says?|said|asks?|asked|talks? about|talked about|brings? up|brought up|raises?|raised|"

@@ -54,6 +54,8 @@ def carries(e: Evidence, claim: dict, tags: list[dict], emotion_of: dict[int, st
             return fuzz.partial_ratio(claim["quote"].lower(), e.text.lower()) >= 80
         terms = claim.get("terms") or []
         return not terms or _has_terms(e.text, terms)
+    if kind == "window":  # "what happens between X and Y": what is cited must lie in the window
+        return any(_overlaps(e, a, b, 0.0) for a, b in claim.get("spans") or [])
     if kind == "answer_words":  # free text from the model: the cited line must share a content word with the answer
         words = claim.get("terms") or []
         return not words or _has_terms(e.text, words)

@@ -337,3 +337,23 @@ def test_two_parties_of_a_comparison_do_not_share_speech(monkeypatch):
     a = emotion.answer_compare(ctx)
     assert "(0.90 over 2" in a.rationale and "(0.10 over 2)" in a.rationale, a.rationale
 
+
+
+@pytest.mark.parametrize("question", ["What can be heard between 00:31 and 00:38?",
+                                      "What's going on from 31 to 38 seconds?",
+                                      "Between 0:31 and 0:38, what happens?"])
+def test_what_happens_in_a_window_is_the_window_itself(consultation, question):
+    """The sample's patient says "It is a dry cough" (30.4 s), coughs (34.5 s), then "Sorry" (35.6 s):
+    a question naming only a window is answered with what is in it, in time order, all cited inside it."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    text = (a.answer + " " + a.rationale).lower()
+    assert re.search(r"cough by the patient \(00:3[45]\)", text), a.rationale
+    assert text.index("dry cough") < text.index("sorry"), a.rationale
+    assert a.supported and all(29.0 <= e.start_s <= 38.5 or e.end_s >= 31.0 and e.start_s <= 38.0 for e in a.evidence)
+
+
+def test_a_window_with_a_topic_is_not_described_whole(consultation):
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Between 00:40 and 00:47, what temperature did she record at home?")
+    assert "38" in a.answer, a.answer

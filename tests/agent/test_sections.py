@@ -1,6 +1,6 @@
 from harp_desktop.agent.rules import rule_plan
-from harp_desktop.findings.sections import EDGE_S, dialogue_span
 from harp_desktop.agent.settle import count_voices, settle, settle_who
+from harp_desktop.findings.sections import EDGE_S, dialogue_span
 from harp_desktop.types import Evidence
 
 

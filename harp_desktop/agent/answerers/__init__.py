@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, said, sounds, speech, voice
+from harp_desktop.agent.answerers import emotion, said, sounds, speech, voice, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
@@ -171,6 +171,8 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
 
         which = analyse(spec.question, False).quality or "wet or dry"
         return sounds.quality(ctx, which, SOUND_QUALITIES[which][0])
+    if op in ("describe", "what_said") and window.asks_window(ctx):
+        return window.answer(ctx)
     if op in ("describe", "what_said"):
         return speech.listing(ctx) or said.answer(ctx)
     if target == "event":
