@@ -263,10 +263,18 @@ def clock_seconds(text: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
+# Everyday words for the same person ("my mum" answers "his mother"): read as one stem everywhere.
+SAME_WORD = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "dad": "father",
+             "daddy": "father", "hubby": "husband", "grandma": "grandmother", "granny": "grandmother", "nan": "grandmother",
+             "nana": "grandmother", "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather",
+             "kid": "child", "kids": "child", "children": "child", "alright": "allright"}
+
+
 def stem(w: str) -> str:
     """A light suffix stripper ("wakes", "waking" -> "wak"; "planned" -> "plan"), cut to six letters:
     enough to meet inflections of the same word, no stemming library being installed."""
     w = w.lower().strip("'")
+    w = SAME_WORD.get(w, w)
     if len(w) > 4:
         if w.endswith("ies"):
             w = w[:-3] + "y"
@@ -286,7 +294,8 @@ def stem(w: str) -> str:
 
 
 def stems(text: str) -> list[str]:
-    return [stem(w) for w in re.findall(r"[a-z][a-z'-]+", text.lower())]
+    low = re.sub(r"\ball right\b", "allright", text.lower())  # "all right" / "alright": one word
+    return [stem(w) for w in re.findall(r"[a-z][a-z'-]+", low)]
 
 
 _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "

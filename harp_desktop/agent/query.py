@@ -127,6 +127,11 @@ def asks_quality(q: str) -> bool:
     return quality is not None and (quality != "wet or dry" or re.search(ABOUT_SOUND, q.lower()) is not None)
 
 
+# A leading "when ..." clause followed by the question proper ("When she coughs, does it hurt?").
+WHEN_CLAUSE = re.compile(r"^\s*when\b(?! (did|does|do|was|is|were|will|has|had|can)\b)[^,?]{3,80},\s*(?=(what|who|whom|which|how|where|"
+                         r"why|did|does|do|is|was|were|has|had|can|could|would|will|are)\b)", re.I)
+
+
 def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     """(operation, confidence): the rules fire on the grammar of the question, not its topic."""
     u = _unquoted(q)
@@ -150,6 +155,10 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     if w and (lx.WH_QUESTION.match(u) or re.match(r"\s*how (many|much)\b", u, re.I)) \
             and re.search(r"\band\s*$", u[:w.start()].rstrip(", "), re.I):
         return "what_said", 0.9  # "how much did she smoke, and when did she stop?": told, with its time
+    clause = WHEN_CLAUSE.match(u)
+    if w and clause:
+        # "When the doctor examined her, what did he find?": a time clause; the main clause asks.
+        return parse_operation(u[clause.end():], spec)
     if w:
         return "when_first", 1.0
     if lx.PREP_WH.match(u):
@@ -232,6 +241,9 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     return "speech"
 
 
+INCLUDING = re.compile(r"\b(including|as well as|besides|in addition to|plus|not (just|only)( in)?|counting)\b[^,?]{0,60}", re.I)
+
+
 def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) -> QuerySpec:
     """The rule parse. Windows and times come from ``localize`` (code, never the model)."""
     cues = {k: v for k, v in (cues or {}).items() if v}
@@ -259,6 +271,8 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     spec.operation, spec.confidence = parse_operation(q, spec)
     spec.target = parse_target(q, spec.operation, spec)
     # "Before she goes in", "once she's out of the consultation": the unrelated speech on that side of it.
+    # "Including (the people in) the waiting room, how many...": a part named to widen the scope does not narrow it.
+    u_scope = INCLUDING.sub(" ", u_scope)
     spec.section = "unrelated" if edge else _first(lx.SECTION_WORDS, u_scope.lower())
     spec.category = _first(lx.CATEGORY_WORDS, u.lower())
     spec.mode = ("exhibited" if lx.EXHIBITED.search(u) else "reported" if lx.REPORTED.search(u) else "either")

@@ -357,3 +357,12 @@ def test_a_window_with_a_topic_is_not_described_whole(consultation):
     lib, res = consultation
     a = lib.ask(res.sha256, "Between 00:40 and 00:47, what temperature did she record at home?")
     assert "38" in a.answer, a.answer
+
+
+@pytest.mark.parametrize("question", ["What did the doctor hear when she listened to the chest?",
+                                      "When the doctor examined her, what did he find in the lungs?"])
+def test_the_result_after_an_act_not_a_result_said_before_it(consultation, question):
+    """The sample's doctor reads the pulse (79 s) before "I can hear a few crackles" (90 s)."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    assert "crackles" in (a.answer + a.rationale).lower(), a.rationale

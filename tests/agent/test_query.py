@@ -100,6 +100,29 @@ def test_subjects_and_the_other_party() -> None:
     assert parse("Does anyone sound happy?", DUR).subject.kind == "anyone"
 
 
+@pytest.mark.parametrize("question", [
+    "Including other people in the waiting room, how many coughs can be heard in total?",
+    "Counting the folk in the waiting area as well, how many coughs are there?",
+    "Not just during the consultation: how many times does she cough altogether?",
+])
+def test_a_part_named_to_widen_the_scope_does_not_narrow_it(question) -> None:
+    assert parse(question, DUR).section is None
+
+
+@pytest.mark.parametrize(("question", "op"), [
+    ("When the doctor examined her, what did he find in the lungs?", "what_said"),
+    ("When she coughs, does it hurt anywhere?", "exists"),
+    ("When the nurse rang back, who answered the phone?", "who"),
+    ("When did the cough start?", "when_first"),
+])
+def test_a_leading_when_clause_is_a_time_not_the_question(question, op) -> None:
+    assert parse(question, DUR).operation == op
+
+
+def test_a_part_named_as_the_scope_still_narrows_it() -> None:
+    assert parse("How many coughs are there in the waiting room?", DUR).section == "unrelated"
+
+
 def test_a_possessive_is_not_a_quote() -> None:
     assert parse("Did the patient's cough get worse after the doctor's advice?", DUR).quote is None
 

@@ -89,3 +89,19 @@ def test_a_question_about_the_concept_itself_asks_nothing_beyond_it(question):
                                         ("I'm in New Jersey now though.", False), ("My name is Tom.", True)])
 def test_a_self_introduction_is_told_from_a_place_name(text, intro):
     assert bool(said.INTRO.search(text)) is intro
+
+
+@pytest.mark.parametrize(("a", "b"), [("mum", "mother"), ("my mom", "mother"), ("dad", "father"),
+                                      ("it's alright", "it's all right"), ("the kids", "children")])
+def test_everyday_words_for_the_same_person_meet(a, b):
+    assert said._stems(a)[-1] == said._stems(b)[-1]
+
+
+@pytest.mark.parametrize(("question", "clause"), [
+    ("How does he feel once the doctor says it isn't cancer?", True),
+    ("What does she say after the nurse told her the result?", True),
+    ("How old was his mother when she was diagnosed with bowel cancer?", False),  # the topic's own time
+    ("What did the GP hear when he listened to her chest?", False),  # an act, not a statement to reply to
+])
+def test_a_reply_clause_is_a_speech_act(question, clause):
+    assert bool(said.AFTER_CLAUSE.search(question)) == clause

@@ -233,7 +233,9 @@ class AnswerContext:
                 # (not a bystander in the waiting room), when there are any.
                 lo, hi = self.consultation_span
                 inside = {self.label_of(s) for s in self.segments if s["text"].strip() and lo <= s["start_s"] < hi}
-                return (got & inside) or got
+                # None in the consultation: the other voices that talk with the patient elsewhere (the waiting
+                # room), never a bystander who talks with nobody; none of those either: not heard at all.
+                return (got & inside) or (got & self.patient_partners())
             return got
         if subject.kind == "named":
             want = (subject.name or "").lower()
@@ -253,6 +255,16 @@ class AnswerContext:
         if subject.kind == "gender":
             return gender_speakers(self, subject.name or "")
         return None
+
+    def patient_partners(self) -> set[str]:
+        """Voices with a turn right before or after one of the patient's (within 10 s): who talks with the patient."""
+        turns = [t for t in sorted(self.segments, key=lambda t: t["start_s"]) if t["text"].strip()]
+        out: set[str] = set()
+        for p, q in zip(turns, turns[1:], strict=False):
+            roles = {self.roles.get(self.label_of(p) or ""), self.roles.get(self.label_of(q) or "")}
+            if "patient" in roles and q["start_s"] - p["end_s"] <= 10.0 and self.label_of(p) != self.label_of(q):
+                out |= {self.label_of(p), self.label_of(q)} - {None}
+        return {lab for lab in out if self.roles.get(lab) != "patient"}
 
     def cue_speakers(self) -> set[str]:
         wav = self.cue_wavs.get("speaker")

@@ -68,7 +68,9 @@ ASKS = re.compile(r"\?|(^|[,.;]\s*)(and |so |now |okay,? |right,? )?(do|does|did
                   r"any|how|what|when|where|why|which)\b", re.I)
 # "How does he feel once the doctor says it isn't cancer?": the reply to that statement answers.
 AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight after)\s+((the|his|her) )?(doctor|clinician|gp|nurse|"
-                          r"patient|husband|wife|he|she|they)\b(.*)$", re.I)
+                          r"patient|husband|wife|he|she|they)\s+((?:has |had |is |was |just )?(?:says?|said|tells?|told|"
+                          r"explains?|explained|mentions?|mentioned|asks?|asked|suggests?|suggested|reassures?|reassured|"
+                          r"confirms?|confirmed|breaks?|broke|announces?|announced|gives?|gave)\b.*)$", re.I)
 # A speaker naming themselves: the strongest sign of a turn that answers "what are their names?".
 INTRO = re.compile(r"\b(?i:I'm|I am|this is|it's|my name is|call me|here's) [A-Z][a-z]+")
 MAX_FIRST = 220
@@ -126,7 +128,9 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     plain = lx.QUOTE_FREE.sub(lambda m: m.group(1), question)
     after = AFTER_CLAUSE.search(plain)
     terms = respell(ctx, focus_terms(plain[:after.start()] if after else plain))
-    before = focus_terms(after.group(5)) if after else []  # the statement the answer replies to
+    # the statement the answer replies to: "once the doctor says it isn't cancer" (a speech act; "when she was
+    # diagnosed" is the topic's own time, not a statement to reply to)
+    before = focus_terms(after.group(5)) if after else []
     idf, idf_before = idf_of(ctx, terms), idf_of(ctx, before)
     total, total_before = sum(idf.values()) or 1.0, sum(idf_before.values()) or 1.0
     sem, pair_sem = _semantic(ctx, question, by_start)
@@ -136,6 +140,10 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     if role is None and ctx.spec.subject.kind == "anyone" and CLINICIAN_ACTS & set(_asked_kinds(question)):
         role = "clinician"  # "what's the most likely diagnosis?": the clinician's words, not a relative's history
     who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
+    if who is not None and lx.RELATION.search(ctx.spec.subject.name or "") and not _speaks(question):
+        # "How old was his mother when...", "does her husband have a cold?": a relative the question is about,
+        # not one whose words it asks for; the patient often tells it. Their words count, nobody's less.
+        who = None
     index = {s["id"]: i for i, s in enumerate(by_start)}
 
     def lex(s: dict, w8: dict[str, float] = idf, tot: float = total) -> float:
@@ -180,6 +188,13 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
             score *= 1.15 if spk in who else 0.6
         out.append((score, s))
     return sorted(out, key=lambda x: -x[0])
+
+
+def _speaks(question: str) -> bool:
+    """The question asks for someone's words ("what did her husband say / ask / suggest")."""
+    from harp_desktop.agent.answerers.speech import ASKING, SPEECH_ACT
+
+    return bool(SPEECH_ACT.search(question) or ASKING.search(question) or re.search(r"(speak|talk)\w*", question, re.I))
 
 
 def own_relevance(ctx: AnswerContext, question: str) -> list[tuple[float, dict]]:
@@ -263,13 +278,34 @@ def _result_of_act(ctx: AnswerContext, best: dict) -> dict | None:
     result are."""
     if not RESULT_ASK.search(ctx.spec.question) or not lx.EXAM_ACT.search(best["text"]):
         return None
-    if any(f.kind in ("examination", "vital") and f.start_s < best["end_s"] and f.end_s > best["start_s"]
-           for f in ctx.findings) or RESULT_SAID.search(re.split(r"\b(listen|examin|check|take|feel)\w*", best["text"],
-                                                                  flags=re.I)[-1]):
-        return None  # the act's own turn states the result
+    # The act's own turn may state its result after the act ("let me listen... that's clear"); a result said
+    # before the act ("your pulse is 88, now I'd like to listen to your chest") is another act's.
+    if RESULT_SAID.search(re.split(r"\b(listen|examin|check|take|feel)\w*", best["text"], flags=re.I)[-1]):
+        return None
     later = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["start_s"] >= best["end_s"] - 0.1
              and s["start_s"] - best["end_s"] <= 30.0 and ctx.label_of(s) == ctx.label_of(best) and s["text"].strip()]
     return next((s for s in later if RESULT_SAID.search(s["text"])), None)
+
+
+GIVING_SHARE = 0.6  # a turn that gives the kind asked for beats a better-matching one that does not, down to this share
+EXCHANGE_S = 20.0  # the turns after the best one that still belong to its exchange
+
+
+def _giving(ctx: AnswerContext, ranked: list[tuple[float, dict]], gives: list[re.Pattern]) -> tuple[float, dict] | None:
+    """"How old was his mother when...?", "when is the blood test booked for?": the answer holds a number, a date,
+    a time... When the best turn holds none, the answer is a close runner-up that does, or a later turn of the
+    same exchange that does ("I need a blood test" / "Wednesday at 8:40?")."""
+    if not gives or any(g.search(ranked[0][1]["text"]) for g in gives):
+        return None
+    best_score, best = ranked[0]
+    close = next(((sc, s) for sc, s in ranked[1:5] if sc >= GIVING_SHARE * best_score
+                  and any(g.search(s["text"]) for g in gives) and not _is_question(s["text"])), None)
+    if close is not None:
+        return close
+    later = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()
+             and best["end_s"] - 0.1 <= s["start_s"] <= best["end_s"] + EXCHANGE_S and ctx.in_window(s["start_s"], s["end_s"])]
+    nxt = next((s for s in later[:4] if any(g.search(s["text"]) for g in gives)), None)
+    return (best_score, nxt) if nxt is not None else None
 
 
 def answer(ctx: AnswerContext) -> Result:
@@ -278,12 +314,16 @@ def answer(ctx: AnswerContext) -> Result:
         return Result("Not found", f"Nothing said {ctx.window_words()} answers this.", [],
                       {"kind": "speech", "terms": ctx.spec.terms}, False)
     best_score, best = ranked[0]
+    gives = [g for _, g in wanted(ctx.spec.question)]
+    giving = _giving(ctx, ranked, gives)
+    if giving is not None:
+        ranked.insert(0, giving)
+        best_score, best = giving
     result = _result_of_act(ctx, best)
     if result is not None:
         ranked.insert(0, (best_score, result))
         best = result
     terms = set(focus_terms(ctx.spec.question))
-    gives = [g for _, g in wanted(ctx.spec.question)]
     first = _best_sentence(best["text"], terms, gives)
     more = _continuation(ctx, best)
     if more is not None and gives and not any(g.search(first) for g in gives) and any(g.search(more["text"]) for g in gives):

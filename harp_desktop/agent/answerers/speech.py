@@ -545,6 +545,9 @@ SPEECH_ACT = re.compile(r"\b(tell\w*|told|sa(y|ys|id)|suggest\w*|advis\w*|recomm
                         r"use[sd]? the (word|phrase))\b", re.I)
 
 
+ASK_SHARE = 0.6  # a question turn answers "who asked" when it scores at least this share of the best turn
+
+
 def who(ctx: AnswerContext) -> Result:
     """"Who mentions X?" / "who asked about X?" / "who is allergic to X?": the speaker (and role) of
     the turn that carries X (a question, for asking; the earliest strong one, for raising), or of the
@@ -575,8 +578,14 @@ def who(ctx: AnswerContext) -> Result:
     for pat in (ASKING, RAISING, SPEECH_ACT):
         body = pat.sub(" ", body)
     scored = [(sc, s) for sc, s in said.own_relevance(ctx, body) if sc > 0]
-    if asked:
-        scored = [(sc, s) for sc, s in scored if said._is_question(s["text"])] or scored
+    if asked and scored:
+        # "Who asked about X?": a question turn close to the best turn that carries X; else the question that
+        # turn answers ("Have you had a fever?" / "I took my temperature"); else that turn itself (requests are
+        # often statements: "I hope it's alright if he sits in").
+        top = scored[0][0]
+        asking = [(sc, s) for sc, s in scored if said._is_question(s["text"]) and sc >= ASK_SHARE * top]
+        prompt = _asked_before(ctx, scored[0][1])
+        scored = asking or ([(top, prompt)] if prompt is not None else scored)
     if scored and raised:
         best = scored[0][0]
         scored = sorted([x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])  # who raised it first
@@ -593,6 +602,16 @@ def who(ctx: AnswerContext) -> Result:
     word = "the patient" if role == "patient" else f"the {ctx.role_name(label)}" if role else (e.speaker or "?")
     return Result(_options_word(spec, word), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
                   f"\"{e.text.strip()[:140]}\".", hits[:2], {"kind": "speech", "terms": []})
+
+
+def _asked_before(ctx: AnswerContext, seg: dict) -> dict | None:
+    """The question turn (another voice, ending at most 10 s before) that ``seg`` answers."""
+    spoken = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()
+              and s["end_s"] <= seg["start_s"] + 0.2 and seg["start_s"] - s["end_s"] <= 10.0]
+    prev = spoken[-1] if spoken else None
+    if prev is None or ctx.label_of(prev) == ctx.label_of(seg) or not said._is_question(prev["text"]):
+        return None
+    return prev
 
 
 def _closest_spelling(ctx: AnswerContext, spec) -> list[Evidence]:
