@@ -392,9 +392,10 @@ TALLY = re.compile(r"\b(cough|sneeze|laugh|question|people|speaker|voice|word|bl
 SHORTHAND = [
     (r"\bSOBOE\b", "short of breath on exertion"), (r"\bSOB\b", "short of breath"), (r"\bN\s*&\s*V\b", "nausea and vomiting"),
     (r"\bN/V\b", "nausea and vomiting"), (r"\bD\s*&\s*V\b", "diarrhoea and vomiting"), (r"\bCP\b", "chest pain"),
-    (r"\bpalps\b", "palpitations"), (r"\bFH[xX]\b", "family history"), (r"\bPMH[xX]?\b", "past medical history"),
-    (r"\bPH[xX]\b", "past history"), (r"\bDH[xX]\b", "drug history"), (r"\bSH[xX]\b", "social history"),
-    (r"\bH[xX]\b", "history"), (r"\bD[xX]\b", "diagnosis"), (r"\bR[xX]\b", "treatment"), (r"\bS[xX]\b", "symptoms"),
+    # The "x" family is written in either case ("FHx", "fhx", "hx"): none of them is an English word.
+    (r"\bpalps\b", "palpitations"), (r"(?i)\bFHx\b", "family history"), (r"(?i)\bPMHx?\b", "past medical history"),
+    (r"(?i)\bPHx\b", "past history"), (r"(?i)\bDHx\b", "drug history"), (r"(?i)\bSHx\b", "social history"),
+    (r"(?i)\bHx\b", "history"), (r"(?i)\bDx\b", "diagnosis"), (r"(?i)\bRx\b", "treatment"), (r"(?i)\bSx\b", "symptoms"),
     (r"\bc/o\b", "complains of"), (r"\bO/E\b", "on examination"), (r"\bf/u\b", "follow-up"), (r"\bF/U\b", "follow-up"),
     (r"\bBP\b", "blood pressure"), (r"\bHR\b", "heart rate"), (r"\bRR\b", "respiratory rate"), (r"\bsats\b", "oxygen saturation"),
     (r"\bSpO2\b", "oxygen saturation"), (r"\btemp\b", "temperature"), (r"\bwt\b", "weight"), (r"\bmeds\b", "medications"),

@@ -35,6 +35,8 @@ CLINICAL_MIN_TURNS = 2
 ABSORB_S = 12.0  # an unrelated stretch this short between two parts of one consultation belongs to it
 SHARE_GAP_S = 2.0  # a turn this close to a third voice's is also the first of that voice's exchange
 SILENT_PAUSE_S = 90.0  # a consultation goes on through a silence this long (an examination)
+REJOIN_MAX_S = 300.0  # two parts of a consultation this close, with its voices between them, are one
+REJOIN_SHARE = 0.7  # ... when its two main voices speak this share of the speech between them
 MONOLOGUE_SHARE = 0.8  # one voice with this share of an exchange's speech time is reading or telling
 MONOLOGUE_MIN_QA = 2  # ... unless the other voice answers this many of its questions
 
@@ -157,8 +159,35 @@ def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = N
         out.append(Section(kind, turns[lo]["start_s"], max(t["end_s"] for t in turns[lo:hi]), conf))
         covered[lo:hi] = True
     out += _unrelated(turns, covered, phone)
-    out = _merge(sorted(out, key=lambda s: s.start_s))
+    out = _merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns))
     return [_pad(s, out, i) for i, s in enumerate(out)]
+
+
+def _rejoin(sections: list[Section], turns: list[dict]) -> list[Section]:
+    """A stretch between two parts of one consultation that the same voices go on speaking in is
+    that consultation: an examination or a questionnaire leaves few words and long pauses (a blood
+    pressure taken in silence, "bend it right up"), too thin to be told clinical on its own."""
+    out = list(sections)
+    for i in range(1, len(out) - 1):
+        a, mid, b = out[i - 1], out[i], out[i + 1]
+        if mid.kind != "unrelated" or a.kind != "consultation" or b.kind != "consultation" \
+                or b.start_s - a.end_s > REJOIN_MAX_S:
+            continue
+        voices = _voice_time(turns, a) | _voice_time(turns, b)
+        main = {k for k, _ in sorted(voices.items(), key=lambda kv: -kv[1])[:2]}
+        inside = _voice_time(turns, mid)
+        total = sum(inside.values())
+        if total > 0 and sum(v for k, v in inside.items() if k in main) / total >= REJOIN_SHARE:
+            out[i] = Section("consultation", mid.start_s, mid.end_s, min(a.confidence, b.confidence))
+    return out
+
+
+def _voice_time(turns: list[dict], sec: Section) -> dict:
+    out: dict = {}
+    for t in turns:
+        if sec.start_s <= _mid(t) <= sec.end_s:
+            out[t.get("speaker")] = out.get(t.get("speaker"), 0.0) + t["end_s"] - t["start_s"]
+    return out
 
 
 def _exchanges(turns: list[dict], flags: list[bool] | None, phone) -> list[tuple[str, int, int, float]]:

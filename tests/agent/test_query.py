@@ -138,6 +138,8 @@ def test_the_spec_is_logged_as_plain_data() -> None:
     ("Does the patinet smoke?", "Does the patient smoke?"),  # a slip in a key word is mended
     ("Is the patent still valid?", "Is the patent still valid?"),  # a real word is never "mended"
     ("Any temp?", "Any temperature?"),
+    ("any hx of asthma?", "any history of asthma?"),  # lower case, as typed in a hurry
+    ("fhx of heart disease?", "family history of heart disease?"),
 ])
 def test_shorthand_is_read_as_words(typed, read) -> None:
     assert normalise_shorthand(typed) == read

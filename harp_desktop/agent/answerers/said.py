@@ -56,7 +56,8 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
      re.compile(r"\b(times? a|a|per|every|each) (day|week|night|month|hour)\b|\b(daily|nightly|weekly|most days|most nights|"
                 r"always|sometimes|occasionally|once|twice|constantly|all the time|every day)\b", re.I)),
     ("number", re.compile(r"\bhow (many|much|old|far|heavy|high)\b|\bwhat (number|dose|dosage|score|reading|level|amount|"
-                          r"temperature|weight|rate)\b|\bout of (ten|10)\b|\bwhat (numbers?|readings?)\b", re.I),
+                          r"temperature|weight|rate)\b|\bout of (ten|10)\b|\bwhat (numbers?|readings?)\b"
+                          r"|\b(reading|level|score|value)s?\s*\??\s*$", re.I),  # "BP reading?"
      re.compile(rf"\b{NUM}\b|%|\bper ?cent\b", re.I)),
     ("name", re.compile(r"\bnames?\b|\bcalled\b|\bwho is\b", re.I),
      re.compile(r"(?<=[a-z,] )[A-Z][a-z]{2,}\b|\b(I'm|I am|this is|it's|my name is|called) [A-Z][a-z]+")),

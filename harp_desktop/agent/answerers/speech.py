@@ -38,8 +38,9 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
     # "Is anything coming up when she coughs?": the scene clause names no concept asked about.
     q = lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question))
     found = mentioned_concepts(q)
-    # "Does she get chest pain with the fluttering?" asks about the chest pain; the fluttering says when.
-    m = re.search(r"\b(with|alongside|during|along with|together with)\b", q, re.I)
+    # "Does she get chest pain with the fluttering?" asks about the chest pain; the fluttering says when
+    # (so does "palpitations when anxious": anxiety is the circumstance, not what is asked about).
+    m = re.search(r"\b(with|alongside|during|along with|together with|when|whenever|while)\b", q, re.I)
     if len(found) > 1 and m:
         head = mentioned_concepts(q[:m.start()])
         if head:
@@ -586,6 +587,14 @@ def who(ctx: AnswerContext) -> Result:
         asking = [(sc, s) for sc, s in scored if said._is_question(s["text"]) and sc >= ASK_SHARE * top]
         prompt = _asked_before(ctx, scored[0][1])
         scored = asking or ([(top, prompt)] if prompt is not None else scored)
+    if scored and not (asked or raised or act) and said._is_question(scored[0][1]["text"]):
+        # "Who is allergic to an antibiotic?", "who smokes?": the fact is held by whoever answers the
+        # question that names it ("Any allergies to medicines?" / "Trimethoprim, my lip swelled up").
+        from harp_desktop.agent.replies import reply_to
+
+        reply = reply_to(ctx.segments, scored[0][1]["id"])
+        if reply is not None:
+            scored = [(scored[0][0], reply)] + scored
     if scored and raised:
         best = scored[0][0]
         scored = sorted([x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])  # who raised it first
@@ -654,6 +663,11 @@ def listing(ctx: AnswerContext) -> Result | None:
         pool = [f for f in pool if f.role == role]
     if concepts:
         narrowed = [f for f in pool if f.concept in concepts]
+        if not narrowed and _of_kinds(concepts, kinds):
+            # "BP reading?" with no blood-pressure finding: another vital (the weight) is not the answer;
+            # the turn that says it is found by its words. ("Medicines for her asthma?" names a condition,
+            # not a medicine: all her medicines stay the answer.)
+            return None
         pool = narrowed or pool
     if not pool:
         return None
@@ -670,6 +684,20 @@ def listing(ctx: AnswerContext) -> Result | None:
     said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
     return Result(first[:160], f"From the {', '.join(kinds)} findings {ctx.window_words()}: {said}.", cited,
                   {"kind": "finding", "concepts": [f.concept for f in pool]})
+
+
+def _of_kinds(concepts: list[str], kinds: list[str]) -> bool:
+    """Some concept the question names is itself of a kind asked for (blood pressure is a vital)."""
+    from harp_desktop.findings.vocab import load
+
+    vocab = load()
+    out = False
+    for c in concepts:
+        try:
+            out = out or vocab.get(c).kind in kinds
+        except KeyError:
+            continue
+    return out
 
 
 COUNT_WORDS = {"times", "time", "occasions", "occasion", "separate", "different", "asks", "ask", "asked", "does", "put",

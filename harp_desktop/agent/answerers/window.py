@@ -19,7 +19,7 @@ from harp_desktop.types import Evidence
 
 # "what ... happens / is going on / can be heard / does the doctor do", then the window or the end.
 WINDOW_ASK = re.compile(r"\b(what|anything)\b[^?]{0,40}?\b(happen\w*|going on|goes on|go on|takes? place|taking place|"
-                        r"heard|hear|audible|do|doing|does)\b\s*(\?|$|between|from|in|during|around|at|over|after|"
+                        r"heard|hear|audible|do|doing|does|talked about|discussed|being discussed|covered|said|spoken about)\b\s*(\?|$|between|from|in|during|around|at|over|after|"
                         r"before|within|across)", re.I)
 SILENCE_S = 5.0  # a gap with no speech and no sound this long is worth telling ("31 s of silence")
 MAX_ITEMS = 8
