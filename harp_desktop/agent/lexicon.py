@@ -454,3 +454,11 @@ def normalise_shorthand(question: str) -> str:
 
     return re.sub(r"[A-Za-z]+", mend, q)
 
+
+# Acts of speech a question names ("who asked about...", "who first brought up...", "what did she tell...").
+ASKING = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|question\w*|want\w* to know|wonder\w*|check\w* (whether|if))\b", IC)
+RAISING = re.compile(r"\b(br(ing|ings|ought) up|rais\w*|first (mention\w*|talk\w*|sa(y|id|ys))|introduc\w*|start\w* talking)\b",
+                     IC)
+SPEECH_ACT = re.compile(r"\b(tell\w*|told|sa(y|ys|id)|suggest\w*|advis\w*|recommend\w*|call\w*|mention\w*|explain\w*|"
+                        r"offer\w*|propos\w*|instruct\w*|remind\w*|warn\w*|reassur\w*|describ\w*|point\w* out|"
+                        r"use[sd]? the (word|phrase))\b", IC)

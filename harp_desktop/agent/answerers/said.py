@@ -193,9 +193,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
 
 def _speaks(question: str) -> bool:
     """The question asks for someone's words ("what did her husband say / ask / suggest")."""
-    from harp_desktop.agent.answerers.speech import ASKING, SPEECH_ACT
-
-    return bool(SPEECH_ACT.search(question) or ASKING.search(question) or re.search(r"(speak|talk)\w*", question, re.I))
+    return bool(lx.SPEECH_ACT.search(question) or lx.ASKING.search(question) or re.search(r"(speak|talk)\w*", question, re.I))
 
 
 def own_relevance(ctx: AnswerContext, question: str) -> list[tuple[float, dict]]:

@@ -538,12 +538,7 @@ def _word_time(ctx: AnswerContext, ev: Evidence, stems: list[str]) -> float:
 # How a "who" question names what was done: asking ("who wanted to know..."), raising a topic first
 # ("who brought up..."), or another act of speech ("who tells him to..."). A question with none of these
 # asks who holds a fact ("who is allergic to...", "who still smokes?"): the findings answer that.
-ASKING = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|question\w*|want\w* to know|wonder\w*|check\w* (whether|if))\b", re.I)
-RAISING = re.compile(r"\b(br(ing|ings|ought) up|rais\w*|first (mention\w*|talk\w*|sa(y|id|ys))|introduc\w*|start\w* talking)\b",
-                     re.I)
-SPEECH_ACT = re.compile(r"\b(tell\w*|told|sa(y|ys|id)|suggest\w*|advis\w*|recommend\w*|call\w*|mention\w*|explain\w*|"
-                        r"offer\w*|propos\w*|instruct\w*|remind\w*|warn\w*|reassur\w*|describ\w*|point\w* out|"
-                        r"use[sd]? the (word|phrase))\b", re.I)
+ASKING, RAISING, SPEECH_ACT = lx.ASKING, lx.RAISING, lx.SPEECH_ACT  # acts of speech a question names
 
 
 ASK_SHARE = 0.6  # a question turn answers "who asked" when it scores at least this share of the best turn
