@@ -177,8 +177,8 @@ CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practi
 RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
                       r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister)\b", IC)
 NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
-SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) (?:speaking |talking |heard |who "
-                        r"speaks |who is speaking |first heard )?(?:at|around) "
+SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) (?:(?:first |who is |who was |that is )?"
+                        r"(?:speaking|talking|heard|speaks|talks|who speaks|who talks) )?(?:first )?(?:at|around) "
                         r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b"
                         r"|\bthe (\d{1,2}:\d{2}(?::\d{2})?) (?:speaker|voice|man|woman|person)\b", IC)
 # "the man", "the woman on the phone" (not "the man at 00:28", which is a time): told apart by voice pitch.
@@ -363,7 +363,10 @@ def asked_kinds(question: str) -> list[str]:
     words = m.group(1).split()
     cut = next((i for i, w in enumerate(words) if AUX.match(w)), len(words))
     head = " ".join(words[:cut][:4] if cut > 0 else words[1:6])
-    return [k for k, p in KIND_WORDS.items() if p.search(head)]
+    kinds = [k for k, p in KIND_WORDS.items() if p.search(head)]
+    if "medication" in kinds and KIND_WORDS["allergy"].search(question):
+        return ["allergy"]  # "which medicines is she allergic to?": the allergies (to medicines), not what she takes
+    return kinds
 
 
 # An elliptical question that names a value ("BP reading?", "temp on examination?", "levo dose?",

@@ -109,6 +109,11 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
             found.append((lx.CUE_VOICE.search(q).start() if lx.CUE_VOICE.search(q) else 10**6, Subject("cue")))
     if lx.OTHER_THAN_PATIENT.search(q):
         return Subject("other", "someone other than the patient"), []
+    # "The man first heard at 01:06": one person, named by the time (his gender only describes him), and no clip.
+    timed = [pos for pos, sub in found if sub.kind == "at_time"]
+    found = [(pos, sub) for pos, sub in found if not (
+        (sub.kind == "gender" and any(0 <= t - pos <= 6 for t in timed))
+        or (sub.kind == "cue" and timed and not has_speaker_cue))]
     found.sort(key=lambda x: x[0])
     uniq: list[Subject] = []
     for _, s in found:

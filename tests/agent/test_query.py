@@ -123,6 +123,17 @@ def test_a_part_named_as_the_scope_still_narrows_it() -> None:
     assert parse("How many coughs are there in the waiting room?", DUR).section == "unrelated"
 
 
+@pytest.mark.parametrize(("question", "at_s"), [
+    ("From 66 to 424 seconds, how did the valence of the man first heard at 01:06 change?", 66.0),
+    ("How did the arousal of the woman who speaks at 00:41 change?", 41.0),
+    ("What does the speaker talking around 02:10 sound like?", 130.0),
+    ("Is the woman who is speaking at 3:05 the patient?", 185.0),
+])
+def test_a_person_named_by_the_time_they_speak(question, at_s) -> None:
+    subject = parse(question, DUR).subject
+    assert subject.kind == "at_time" and subject.at_s == at_s
+
+
 def test_a_possessive_is_not_a_quote() -> None:
     assert parse("Did the patient's cough get worse after the doctor's advice?", DUR).quote is None
 

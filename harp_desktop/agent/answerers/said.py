@@ -322,6 +322,16 @@ def answer(ctx: AnswerContext) -> Result:
     if result is not None:
         ranked.insert(0, (best_score, result))
         best = result
+    elif _is_question(best["text"]) and not (lx.ASK_ACT.search(ctx.spec.question) or lx.ASKING.search(ctx.spec.question)):
+        # The turn that best matches is itself a question ("Any allergies to medicines?"): what was said in
+        # answer to it is its reply ("Aspirin makes my breathing worse"), cited with the question.
+        from harp_desktop.agent.replies import reply_to
+
+        reply = reply_to(ctx.segments, best["id"])
+        if reply is not None:
+            ranked = [(best_score, reply), (best_score, best)] + [x for x in ranked if x[1]["id"] not in
+                                                                    (reply["id"], best["id"])]
+            best = reply
     terms = set(focus_terms(ctx.spec.question))
     first = _best_sentence(best["text"], terms, gives)
     more = _continuation(ctx, best)
