@@ -115,7 +115,10 @@ _POOR = _lex("bad|badly|poor|poorly|terrible|terribly|awful|awfully|rubbish|horr
              "reduced|down|struggling|hardly|not great|not good|not well|not brilliant|not very good|not so good|"
              "not too good|not much|could be better|up and down|not really|not normal|difficult|hard|off")
 _FINE = _lex("fine|good|great|okay|ok|normal|normally|alright|all right|well|not bad|no problems|no problem|"
-             "as usual|same as usual|no different|unchanged|brilliant|perfect|fantastic|lovely|better|nothing wrong")
+             "as usual|same as usual|no different|unchanged|brilliant|perfect|fantastic|lovely|better|nothing wrong|"
+             # no change is no problem: "about the same really, I'm not eating any less"
+             "the same|about the same|much the same|same as ever|same as always|no change|not changed|hasn't changed|"
+             "haven't changed|any less|no less|any worse|no worse")
 
 
 @dataclass

@@ -205,6 +205,8 @@ def _answer_status(q: Sentence, m: Match, a: Utterance, first: list[str], open_q
         pol = answer_polarity(first)
         if has_fine_word(q.tokens) and pol in ("affirmed", "negated"):  # "Sleeping okay?" "Not really."
             return "negated" if pol == "affirmed" else "affirmed"
+        if pol is None:  # "Any change in your appetite?" "About the same, I'm not eating any less": how it is
+            return quality(first)
         return pol if pol != "family" else None
     if open_q:
         return None  # "How's the cough?" "Better": not a yes or a no

@@ -121,3 +121,14 @@ def test_an_unanswered_full_stop_question_is_nothing():
 ])
 def test_a_wh_word_with_its_noun_after_a_comma_asks(text, start):
     assert question_start(tokenize(text), clinician=True) == start
+
+
+@pytest.mark.parametrize(("asked", "answer", "status"), [
+    ("Any change in your appetite?", "About the same, really. I'm not eating any less.", "negated"),
+    ("How's your appetite?", "Much the same as always.", "negated"),
+    ("Has your appetite changed at all?", "It's fine, I'm eating normally.", "negated"),
+    ("Any change in your appetite?", "Not great, I'm eating a lot less.", "affirmed"),
+])
+def test_no_change_in_a_function_is_no_problem(asked, answer, status):
+    found = extract(turns_of(("clinician", asked), ("patient", answer)))
+    assert statuses(found, "reduced appetite") == status

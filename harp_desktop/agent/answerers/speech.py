@@ -149,11 +149,13 @@ def beyond_concepts(question: str) -> list[str]:
 def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     concepts = question_concepts(ctx)
+    by_meaning = False
     if not concepts and not spec.category and spec.target == "speech" and not MENTION.search(spec.question):
         from harp_desktop.agent.answerers.meaning import concepts_by_meaning
 
         concepts = concepts_by_meaning(spec.question, ctx.lib.models)  # a paraphrase the vocabulary lacks
         if concepts:
+            by_meaning = True
             ctx.notes.append(f"read by meaning as: {', '.join(concepts)}")
             if not any(f.concept in concepts for f in ctx.findings):
                 # A concept found by meaning alone that the recording never states is weak evidence of
@@ -175,7 +177,8 @@ def exists(ctx: AnswerContext) -> Result:
         what = f"{spec.category} symptoms"
     else:
         return _asserted(ctx)
-    if concepts and hits and spec.mode != "exhibited" and not spec.category:
+    if concepts and hits and spec.mode != "exhibited" and not spec.category and not by_meaning:
+        # (A concept read by meaning is the whole question: its words are the paraphrase, not something more.)
         # "Does the tightness go into her arm?", "does he have to fast before the blood test?": the question
         # asks something of the concept that the recording's words hold; those turns answer, as dialogue acts.
         # (A word most turns say, or a category question's examples, are not such a thing.)
