@@ -132,3 +132,16 @@ def test_a_wh_word_with_its_noun_after_a_comma_asks(text, start):
 def test_no_change_in_a_function_is_no_problem(asked, answer, status):
     found = extract(turns_of(("clinician", asked), ("patient", answer)))
     assert statuses(found, "reduced appetite") == status
+
+
+@pytest.mark.parametrize(("pairs", "concept", "status"), [
+    ((("clinician", "Has it ever locked or given way on you?"),
+      ("patient", "It's never locked, it gave way once on the stairs.")), "joint instability", "affirmed"),
+    ((("clinician", "Has it ever locked or given way on you?"),
+      ("patient", "It's never locked, it gave way once on the stairs.")), "joint locking", "negated"),
+    ((("clinician", "Does the knee ever lock?"), ("patient", "No, never.")), "joint locking", "negated"),
+    ((("patient", "My knee buckled under me twice last week."),), "joint instability", "affirmed"),
+    ((("patient", "I locked the door and gave way to the bus."),), "joint locking", None),
+])
+def test_a_joint_that_gives_way_or_locks(pairs, concept, status):
+    assert statuses(extract(turns_of(*pairs)), concept) == status
