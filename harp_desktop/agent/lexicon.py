@@ -465,3 +465,21 @@ RAISING = re.compile(r"\b(br(ing|ings|ought) up|rais\w*|first (mention\w*|talk\w
 SPEECH_ACT = re.compile(r"\b(tell\w*|told|sa(y|ys|id)|suggest\w*|advis\w*|recommend\w*|call\w*|mention\w*|explain\w*|"
                         r"offer\w*|propos\w*|instruct\w*|remind\w*|warn\w*|reassur\w*|describ\w*|point\w* out|"
                         r"use[sd]? the (word|phrase))\b", IC)
+
+
+# The circumstances a symptom is asked about in ("breathless at rest?", "chest pain on exertion?") and the
+# everyday words a consultation says them with ("I feel fine sitting down", "puffed out on the stairs").
+CIRCUMSTANCES = {
+    "exertion": "exertion exert exerting exercise exercising stairs steps climbing climb hill hills walking walk running "
+                "run gym jogging active activity effort",
+    "rest": "rest resting sitting sit lying still relaxing relaxed",
+    "night": "night nights nighttime overnight bed bedtime asleep",
+    "eating": "eating eat meal meals food",
+}
+CIRCUMSTANCE_STEMS = {k: frozenset(stems(v)) for k, v in CIRCUMSTANCES.items()}
+
+
+def circumstance(text: str) -> str | None:
+    """The circumstance a question names for its symptom, if one."""
+    have = set(stems(text))
+    return next((k for k, v in CIRCUMSTANCE_STEMS.items() if have & v), None)

@@ -366,3 +366,15 @@ def test_the_result_after_an_act_not_a_result_said_before_it(consultation, quest
     lib, res = consultation
     a = lib.ask(res.sha256, question)
     assert "crackles" in (a.answer + a.rationale).lower(), a.rationale
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Is she short of breath at rest?", "No"),  # "Not when I am resting. Only a little on the stairs."
+    ("Does she get breathless on exertion?", "Yes"),
+    ("Is she breathless when climbing stairs?", "Yes"),
+    ("Any breathlessness while sitting still?", "No"),
+])
+def test_a_symptom_in_a_circumstance_is_read_from_the_words_that_name_it(consultation, question, want):
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    assert a.answer == want, a.rationale

@@ -177,6 +177,11 @@ def exists(ctx: AnswerContext) -> Result:
         what = f"{spec.category} symptoms"
     else:
         return _asserted(ctx)
+    when = lx.circumstance(" ".join(beyond_concepts(spec.question))) if concepts and hits else None
+    if when is not None:
+        got = _in_circumstance(ctx, hits, when)
+        if got is not None:
+            return got
     if concepts and hits and spec.mode != "exhibited" and not spec.category and not by_meaning:
         # (A concept read by meaning is the whole question: its words are the paraphrase, not something more.)
         # "Does the tightness go into her arm?", "does he have to fast before the blood test?": the question
@@ -222,6 +227,43 @@ def exists(ctx: AnswerContext) -> Result:
     return Result("No", f"No — not mentioned: no statement about {what} {where} "
                   f"{'' if spec.subject.kind == 'anyone' else 'by or about ' + spec.subject.describe()}".rstrip() + ".",
                   [], claim, True)
+
+
+CIRCUMSTANCE_WORDS = {"exertion": "on exertion", "rest": "at rest", "night": "at night", "eating": "with eating"}
+NEGATIVE = re.compile(r"\b(no|not|never|none|without|fine)\b|n't\b", re.I)
+
+
+def _said_in(f, fam: frozenset) -> str | None:
+    """How a finding's words put it in the circumstance: the sentences that name the circumstance, read on their
+    own ("Not when I'm resting. Only a little on the stairs."): "negated", the finding's status, or None."""
+    # the clause, not the sentence: "I've felt hot and shivery at night, but I haven't got a thermometer"
+    sents = [x for x in re.split(r"(?<=[.!?])\s+|,\s*|\s+but\s+", f.text) if fam & set(lx.stems(x))]
+    if not sents:
+        return None
+    return "negated" if any(NEGATIVE.search(x) for x in sents) else f.status
+
+
+def _in_circumstance(ctx: AnswerContext, hits: list, when: str) -> Result | None:
+    """"Is she breathless at rest?": the mentions of the symptom that name that circumstance decide ("No, I feel
+    fine sitting down"); a symptom said only in the opposite one ("puffed out on the stairs") is not there at rest."""
+    words = CIRCUMSTANCE_WORDS[when]
+    read = [(f, _said_in(f, lx.CIRCUMSTANCE_STEMS[when])) for f in hits]
+    said_so = [(f, st) for f, st in read if st is not None]
+    yes = [f for f, st in said_so if _counts_as_yes(ctx, st, f.text)]
+    if yes or said_so:
+        basis = yes or [f for f, _ in said_so]
+        f, verdict = basis[0], "Yes" if yes else "No"
+        return Result(verdict, f"{verdict} — {f.concept} {words}: \"{_ev(ctx, f).text.strip()[:110]}\" {span(_ev(ctx, f))}.",
+                      [_ev(ctx, g) for g in basis[:3]], {"kind": "finding", "concepts": [f.concept]})
+    other = {"rest": "exertion", "exertion": "rest"}.get(when)
+    present = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+    only = [f for f in present if other and _said_in(f, lx.CIRCUMSTANCE_STEMS[other]) not in (None, "negated")]
+    if only and len(only) == len(present):
+        f = only[0]
+        return Result("No", f"No — {f.concept} only {CIRCUMSTANCE_WORDS[other]}, not {words}: "
+                      f"\"{_ev(ctx, f).text.strip()[:110]}\" {span(_ev(ctx, f))}.", [_ev(ctx, f)],
+                      {"kind": "finding", "concepts": [f.concept]})
+    return None
 
 
 # Words of a question about someone's health as a whole ("is her son ill?", "any problems with the
