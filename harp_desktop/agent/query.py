@@ -214,6 +214,14 @@ def _names_symptom(q: str) -> bool:
     return any(getattr(vocab.get(c), "kind", None) == "symptom" for c in mentioned_concepts(q))
 
 
+# A sound heard through the stethoscope is an examination finding (said by the clinician), not a sound of the recording.
+AUSCULTATION = re.compile(r"\b(on (examination|auscultation|listening)|auscultat\w*|stethoscope|in (her|his|the|their) "
+                          r"(lungs?|chest)|when (the doctor|the gp|the nurse|he|she) (listened|examined|checked))\b", re.I)
+
+
+EXAM_SOUNDS = ("wheeze", "breathing")  # sounds a clinician listens for (a cough while she listens is still a cough)
+
+
 def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     u = _unquoted(q).lower()
     if op in ("compare", "change"):
@@ -226,6 +234,8 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     spec.event, spec.emotion = event, emotion
     if spec.cues.get("emotion"):
         return "emotion"
+    if event in EXAM_SOUNDS and (AUSCULTATION.search(u) or lx.EXAM_ACT.search(u)):
+        return "speech"  # "was wheeze heard when the doctor listened to her chest?": what the examination found
     if event and not lx.HEARD.search(u) and _other_concepts(q, event):
         return "speech"  # "any phlegm being coughed up?", "does she cough up blood?": a symptom, not the sound
     if event and op == "exists" and not lx.HEARD.search(u) and ATTRIBUTE.search(u):

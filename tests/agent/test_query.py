@@ -173,3 +173,16 @@ def test_the_model_cannot_make_a_wh_question_yes_no() -> None:
         spec = parse(q, DUR)
         assert reconcile(spec, "exists", None, "llm").operation != "exists", q
 
+
+
+@pytest.mark.parametrize("question", [
+    "Was wheeze heard when the doctor listened to her chest?",
+    "Any crackles on auscultation?",
+    "Did the GP hear a wheeze through the stethoscope?",
+])
+def test_a_sound_heard_on_examination_is_a_finding_not_a_sound_event(question) -> None:
+    assert parse(question, DUR).target == "speech"
+
+
+def test_a_sound_heard_in_the_room_is_still_a_sound_event() -> None:
+    assert parse("Was any wheezing heard during the consultation?", DUR).target == "event"

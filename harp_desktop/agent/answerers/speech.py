@@ -22,6 +22,7 @@ from harp_desktop.types import Evidence
 
 # Sounds that are also symptoms of a body system: "were respiratory symptoms exhibited?" hears them.
 # (YAMNet's "breathing" and "gasp" fire on ordinary speech pauses: they are not symptoms.)
+SYMPTOMS_WORD = re.compile(r"\bsymptoms?\b", re.I)  # "any URTI symptoms?": the category's sounds count too
 SOUND_CATEGORY = {"cough": "respiratory", "wheeze": "respiratory", "sneeze": "respiratory",
                   "throat_clearing": "respiratory"}
 MENTION = re.compile(r"\b(mention\w*|talk\w* about|bring up|brought up|discuss\w*|ask\w* about|refer\w* to|say anything about)\b",
@@ -197,7 +198,10 @@ def exists(ctx: AnswerContext) -> Result:
         from harp_desktop.agent.answerers.sounds import events
 
         for label, cat in SOUND_CATEGORY.items():
-            if cat == spec.category or label in spec.terms or any(label in c for c in concepts):
+            # A category is the question only when it names no concept ("crackles in her lungs" asks about
+            # crackles, not about every respiratory sound of the recording).
+            if (cat == spec.category and (not concepts or SYMPTOMS_WORD.search(spec.question))) or label in spec.terms \
+                    or any(label in c for c in concepts):
                 heard += events(ctx, label)
     # A symptom is the patient's to report: when the patient speaks of it, the clinician's mentions of it
     # (advice, plans, "until 48 hours after the last vomit") do not make it present.
