@@ -230,6 +230,7 @@ class SpeakerEncoder:
         except (KeyError, IndexError, AttributeError, TypeError) as e:
             raise ValueError(f"{weights_path} is not a Resemblyzer voice encoder: {e}") from e
         self.batch_size = batch_size
+        self.dim = HIDDEN
 
     def _forward(self, mels: np.ndarray) -> np.ndarray:
         """(batch, frames, 40) mel windows -> (batch, 256) L2-normalised embeddings."""

@@ -1,0 +1,133 @@
+"""Diarisation per recording: speakers found vs truth, DER-style error, purity, coverage.
+
+    .venv/bin/python benchmarks/diar_eval.py --library DIR [AUDIO:TRUTH ...] [--recluster]
+
+Without pairs it scores the development set: dev_long_01 (shared/data/dev), bank_rec_01,
+bank_rec_02 and the speaker mixes in benchmarks/diar/ (never bank_rec_03: held out). A
+recording missing from the library is indexed first. ``--recluster`` re-runs only the speaker
+windows and clustering of the current code (harp_desktop.index.stages.speaker_windows) on
+the stored VAD regions and ASR words and rebuilds the turns in memory (the library is not
+changed): seconds per recording instead of an index run; embeddings are cached per encoder
+in ``--cache``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from diar_score import score  # noqa: E402
+
+DEV = REPO.parent / "shared" / "data" / "dev"
+DEFAULT = [
+    (DEV / "dev_long_01.flac", DEV / "dev_long_01.truth.json"),
+    *((REPO / "benchmarks/bank/audio" / f"bank_rec_0{i}.flac", REPO / "benchmarks/bank/audio" / f"bank_rec_0{i}.truth.json")
+      for i in (1, 2)),
+    *((p, p.with_suffix("").with_suffix(".truth.json")) for p in sorted((REPO / "benchmarks/diar").glob("*.flac"))),
+]
+
+
+def stored_turns(lib, rid: int) -> list[tuple[float, float, str | None]]:
+    return [(s["start_s"], s["end_s"], s["speaker_label"]) for s in lib.db.segments(rid)]
+
+
+class _CachedEncoder:
+    """The stage's encoder, with its window embeddings cached on disk per recording."""
+
+    def __init__(self, enc, path: Path) -> None:
+        self.enc, self.path, self.dim = enc, path, enc.dim
+
+    def embed_regions(self, wavs, window_s, hop_s):
+        if self.path.exists():
+            z = np.load(self.path, allow_pickle=True)
+            return list(zip(z["c"], z["e"], strict=True))
+        out = self.enc.embed_regions(wavs, window_s, hop_s)  # one call: the stage's groups of 64 are joined here
+        np.savez(self.path, c=np.array([c for c, _ in out], dtype=object), e=np.array([e for _, e in out], dtype=object))
+        return out
+
+
+def recluster_turns(lib, rec: dict, cache: Path) -> list[tuple[float, float, str | None]]:
+    from harp_desktop.index import segments as turns
+    from harp_desktop.index import stages
+    from harp_desktop.index.context import ModelCache
+    from harp_desktop.types import Region, Word
+
+    rid = rec["id"]
+    regions = [Region(r["start_s"], r["end_s"]) for r in lib.db.db.query(
+        "SELECT start_s, end_s FROM speech_regions WHERE recording_id = ? ORDER BY idx", [rid])]
+    words = [Word(*w) for r in lib.db.db.query(
+        "SELECT words FROM asr_chunks WHERE recording_id = ? ORDER BY chunk", [rid]) for w in json.loads(r["words"])]
+    got = lib.db.get_array(rid, "vad_rescued")
+    rescued = got[0] if got is not None else np.zeros((0, 2), np.float32)
+    audio = np.memmap(lib.folder / "audio" / f"{rec['sha256']}.f32", np.float32, "r")
+    enc = ModelCache().speaker()
+    key = getattr(enc, "name", "ge2e")
+    kept = [r for r in regions if r.duration_s >= 0.5]
+    # embeddings in one pass (cached), then the stage's own function with the cached encoder
+    cenc = _CachedEncoder(enc, cache / f"{rec['sha256'][:12]}-{key}.npz")
+    wavs = [np.asarray(audio[int(r.start_s * 16000): int(r.end_s * 16000)]) for r in kept]
+    cenc.embed_regions(wavs, stages.SPEAKER_WINDOW_S, stages.SPEAKER_HOP_S)
+
+    class _Slices:  # the stage groups regions by 64: serve each group from the one cached pass
+        def __init__(self) -> None:
+            self.i, self.dim = 0, enc.dim
+            self.all = cenc.embed_regions(wavs, stages.SPEAKER_WINDOW_S, stages.SPEAKER_HOP_S)
+
+        def embed_regions(self, w, *_):
+            out = self.all[self.i: self.i + len(w)]
+            self.i += len(w)
+            return out
+
+    centres, _, labels = stages.speaker_windows(audio, regions, rescued, _Slices())
+    segs = turns.build_turns(turns.speaker_pieces(regions, centres, labels, words), words)
+    return [(s.start_s, s.end_s, None if s.speaker is None else f"S{s.speaker}") for s in segs]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("pairs", nargs="*", help="AUDIO:TRUTH (default: the development set)")
+    ap.add_argument("--library", required=True)
+    ap.add_argument("--recluster", action="store_true")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/harp-diar-cache"))
+    ap.add_argument("--json", type=Path, help="also write the scores here")
+    args = ap.parse_args()
+    from harp_desktop.api import IndexOptions, Library
+
+    pairs = [tuple(Path(x) for x in p.split(":", 1)) for p in args.pairs] or DEFAULT
+    args.cache.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with Library(args.library) as lib:
+        for audio, truth in pairs:
+            try:
+                rec = lib.recording(audio)
+            except Exception:  # not indexed yet
+                lib.index(audio, IndexOptions())
+                rec = lib.recording(audio)
+            events = json.loads(truth.read_text())
+            events = events.get("events") or events.get("items")
+            t0 = time.perf_counter()
+            got = recluster_turns(lib, rec, args.cache) if args.recluster else stored_turns(lib, rec["id"])
+            s = score(events, got, rec["duration_s"])
+            s["name"], s["seconds"] = audio.stem, round(time.perf_counter() - t0, 1)
+            rows.append(s)
+            print(f"{audio.stem:22s} found {s['found']:2d} / true {s['true']:2d}  DER {s['der']:.3f} "
+                  f"(miss {s['miss']:.3f} fa {s['fa']:.3f} conf {s['conf']:.3f})  purity {s['purity']:.3f} "
+                  f"coverage {s['coverage']:.3f}  [{s['seconds']} s]", flush=True)
+    if len(rows) > 1:
+        print(f"{'mean':22s} |found-true| {np.mean([abs(r['found'] - r['true']) for r in rows]):.2f}  "
+              f"DER {np.mean([r['der'] for r in rows]):.3f}  conf {np.mean([r['conf'] for r in rows]):.3f}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
