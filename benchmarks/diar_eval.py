@@ -40,25 +40,32 @@ def stored_turns(lib, rid: int) -> list[tuple[float, float, str | None]]:
     return [(s["start_s"], s["end_s"], s["speaker_label"]) for s in lib.db.segments(rid)]
 
 
-class _CachedEncoder:
-    """The stage's encoder, with its window embeddings cached on disk per recording."""
+class _Cached:
+    """An encoder whose window embeddings of one recording are computed once and kept on disk;
+    served to ``speaker_windows`` in its order of calls (regions in groups)."""
 
-    def __init__(self, enc, path: Path) -> None:
-        self.enc, self.path, self.dim = enc, path, enc.dim
+    def __init__(self, enc, path: Path, wavs: list[np.ndarray]) -> None:
+        from harp_desktop.index.diarise import HOP_S, WINDOW_S
 
-    def embed_regions(self, wavs, window_s, hop_s):
-        if self.path.exists():
-            z = np.load(self.path, allow_pickle=True)
-            return list(zip(z["c"], z["e"], strict=True))
-        out = self.enc.embed_regions(wavs, window_s, hop_s)  # one call: the stage's groups of 64 are joined here
-        np.savez(self.path, c=np.array([c for c, _ in out], dtype=object), e=np.array([e for _, e in out], dtype=object))
+        self.name, self.dim, self.i = getattr(enc, "name", "ge2e"), enc.dim, 0
+        if path.exists():
+            z = np.load(path, allow_pickle=True)
+            self.all = list(zip(z["c"], z["e"], strict=True))
+        else:
+            self.all = enc.embed_regions(wavs, WINDOW_S, HOP_S)
+            np.savez(path, c=np.array([c for c, _ in self.all] + [None], dtype=object)[:-1],
+                     e=np.array([e for _, e in self.all] + [None], dtype=object)[:-1])
+
+    def embed_regions(self, wavs, *_):
+        out = self.all[self.i: self.i + len(wavs)]
+        self.i += len(wavs)
         return out
 
 
-def recluster_turns(lib, rec: dict, cache: Path) -> list[tuple[float, float, str | None]]:
+def recluster_turns(lib, rec: dict, cache: Path, diariser: str) -> list[tuple[float, float, str | None]]:
     from harp_desktop.index import segments as turns
-    from harp_desktop.index import stages
     from harp_desktop.index.context import ModelCache
+    from harp_desktop.index.diarise import speaker_windows
     from harp_desktop.types import Region, Word
 
     rid = rec["id"]
@@ -69,25 +76,12 @@ def recluster_turns(lib, rec: dict, cache: Path) -> list[tuple[float, float, str
     got = lib.db.get_array(rid, "vad_rescued")
     rescued = got[0] if got is not None else np.zeros((0, 2), np.float32)
     audio = np.memmap(lib.folder / "audio" / f"{rec['sha256']}.f32", np.float32, "r")
-    enc = ModelCache().speaker()
-    key = getattr(enc, "name", "ge2e")
-    kept = [r for r in regions if r.duration_s >= 0.5]
-    # embeddings in one pass (cached), then the stage's own function with the cached encoder
-    cenc = _CachedEncoder(enc, cache / f"{rec['sha256'][:12]}-{key}.npz")
-    wavs = [np.asarray(audio[int(r.start_s * 16000): int(r.end_s * 16000)]) for r in kept]
-    cenc.embed_regions(wavs, stages.SPEAKER_WINDOW_S, stages.SPEAKER_HOP_S)
-
-    class _Slices:  # the stage groups regions by 64: serve each group from the one cached pass
-        def __init__(self) -> None:
-            self.i, self.dim = 0, enc.dim
-            self.all = cenc.embed_regions(wavs, stages.SPEAKER_WINDOW_S, stages.SPEAKER_HOP_S)
-
-        def embed_regions(self, w, *_):
-            out = self.all[self.i: self.i + len(w)]
-            self.i += len(w)
-            return out
-
-    centres, _, labels = stages.speaker_windows(audio, regions, rescued, _Slices())
+    wavs = [np.asarray(audio[int(r.start_s * 16000): int(r.end_s * 16000)]) for r in regions if r.duration_s >= 0.5]
+    models = ModelCache()
+    ge2e = _Cached(models.speaker(), cache / f"{rec['sha256'][:12]}-ge2e.npz", wavs)
+    diar = (_Cached(models.diariser(), cache / f"{rec['sha256'][:12]}-campplus.npz", wavs)
+            if diariser == "campplus" else None)
+    centres, _, labels = speaker_windows(audio, regions, rescued, ge2e, diar)
     segs = turns.build_turns(turns.speaker_pieces(regions, centres, labels, words), words)
     return [(s.start_s, s.end_s, None if s.speaker is None else f"S{s.speaker}") for s in segs]
 
@@ -98,6 +92,8 @@ def main() -> None:
     ap.add_argument("--library", required=True)
     ap.add_argument("--recluster", action="store_true")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/harp-diar-cache"))
+    ap.add_argument("--diariser", choices=("campplus", "ge2e"), default="campplus",
+                    help="with --recluster: the embeddings clustered (ge2e: GE2E's own windows)")
     ap.add_argument("--json", type=Path, help="also write the scores here")
     args = ap.parse_args()
     from harp_desktop.api import IndexOptions, Library
@@ -115,7 +111,7 @@ def main() -> None:
             events = json.loads(truth.read_text())
             events = events.get("events") or events.get("items")
             t0 = time.perf_counter()
-            got = recluster_turns(lib, rec, args.cache) if args.recluster else stored_turns(lib, rec["id"])
+            got = recluster_turns(lib, rec, args.cache, args.diariser) if args.recluster else stored_turns(lib, rec["id"])
             s = score(events, got, rec["duration_s"])
             s["name"], s["seconds"] = audio.stem, round(time.perf_counter() - t0, 1)
             rows.append(s)
