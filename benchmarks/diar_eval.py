@@ -81,7 +81,17 @@ def recluster_turns(lib, rec: dict, cache: Path, diariser: str) -> list[tuple[fl
     ge2e = _Cached(models.speaker(), cache / f"{rec['sha256'][:12]}-ge2e.npz", wavs)
     diar = (_Cached(models.diariser(), cache / f"{rec['sha256'][:12]}-campplus.npz", wavs)
             if diariser == "campplus" else None)
-    centres, _, labels = speaker_windows(audio, regions, rescued, ge2e, diar)
+    if diariser == "before":  # the clustering before issue "diarisation": GE2E, average linkage cut at 0.4
+        import harp_desktop.index.diarise as dz
+        from harp_desktop.index.speakers import _cluster
+
+        saved, dz.cluster_voices = dz.cluster_voices, lambda emb, threshold: _cluster(emb, 0.4, 2.0, None)
+        try:
+            centres, _, labels = speaker_windows(audio, regions, rescued, ge2e, None)
+        finally:
+            dz.cluster_voices = saved
+    else:
+        centres, _, labels = speaker_windows(audio, regions, rescued, ge2e, diar)
     segs = turns.build_turns(turns.speaker_pieces(regions, centres, labels, words), words)
     return [(s.start_s, s.end_s, None if s.speaker is None else f"S{s.speaker}") for s in segs]
 
@@ -92,8 +102,9 @@ def main() -> None:
     ap.add_argument("--library", required=True)
     ap.add_argument("--recluster", action="store_true")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/harp-diar-cache"))
-    ap.add_argument("--diariser", choices=("campplus", "ge2e"), default="campplus",
-                    help="with --recluster: the embeddings clustered (ge2e: GE2E's own windows)")
+    ap.add_argument("--diariser", choices=("campplus", "ge2e", "before"), default="campplus",
+                    help="with --recluster: the embeddings clustered (ge2e: GE2E's own windows; before: GE2E "
+                         "windows, average linkage cut at 0.4, as indexed before CAM++ and spectral clustering)")
     ap.add_argument("--json", type=Path, help="also write the scores here")
     args = ap.parse_args()
     from harp_desktop.api import IndexOptions, Library
@@ -117,10 +128,12 @@ def main() -> None:
             rows.append(s)
             print(f"{audio.stem:22s} found {s['found']:2d} / true {s['true']:2d}  DER {s['der']:.3f} "
                   f"(miss {s['miss']:.3f} fa {s['fa']:.3f} conf {s['conf']:.3f})  purity {s['purity']:.3f} "
-                  f"coverage {s['coverage']:.3f}  [{s['seconds']} s]", flush=True)
+                  f"coverage {s['coverage']:.3f}  turns right {s['turns_right']:.3f} (short {s['short_right']:.2f} of "
+                  f"{s['n_short']})  [{s['seconds']} s]", flush=True)
     if len(rows) > 1:
         print(f"{'mean':22s} |found-true| {np.mean([abs(r['found'] - r['true']) for r in rows]):.2f}  "
-              f"DER {np.mean([r['der'] for r in rows]):.3f}  conf {np.mean([r['conf'] for r in rows]):.3f}")
+              f"DER {np.mean([r['der'] for r in rows]):.3f}  conf {np.mean([r['conf'] for r in rows]):.3f}  "
+              f"turns right {np.mean([r['turns_right'] for r in rows]):.3f}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
 

@@ -5,6 +5,8 @@ one-to-one mapping of found to true speakers (Hungarian), as paraling_bench.py a
 DER-style error = (missed speech + false alarm + confusion) / truth speech. Purity is the share
 of each found speaker's time that is its main true speaker (low: voices merged); coverage is
 the share of each true speaker's time inside its main found speaker (low: a voice split).
+Turn accuracy ("who said X"): the share of single-speaker truth turns whose main found
+speaker is mapped to their speaker, for all turns and for those under 1.5 s.
 """
 
 from __future__ import annotations
@@ -53,9 +55,25 @@ def score(events: list[dict], turns: list[tuple[float, float, str | None]], dura
     fa = int((~r_any & h_any).sum())
     conf = int((r_any & h_any & ~right.any(0)).sum())
     both = max(1, int(overlap.sum()))
+    # "Who said X": a truth turn is right when the found speaker covering most of it is the one
+    # mapped to its speaker (no collar: a one-word reply is all edge). Short = under 1.5 s.
+    to_ref = {names[r]: spk[c] for r, c in zip(rows, cols, strict=True)}
+    right_turns = {True: [], False: []}
+    for a_s, b_s, who in speech:
+        if len(who) != 1:
+            continue
+        cover: dict[str, float] = {}
+        for ta, tb, lab in turns:
+            if lab is not None and min(tb, b_s) > max(ta, a_s):
+                cover[lab] = cover.get(lab, 0.0) + min(tb, b_s) - max(ta, a_s)
+        best = max(cover, key=cover.get) if cover else None
+        right_turns[b_s - a_s < 1.5].append(best is not None and to_ref.get(best) == who[0])
     return {
         "found": len(names), "true": len(spk),
         "der": (miss + fa + conf) / total, "miss": miss / total, "fa": fa / total, "conf": conf / total,
+        "turns_right": float(np.mean(right_turns[False] + right_turns[True])) if speech else 0.0,
+        "short_right": float(np.mean(right_turns[True])) if right_turns[True] else float("nan"),
+        "n_short": len(right_turns[True]),
         "purity": float(overlap.max(1).sum() / both) if overlap.size else 0.0,
         "coverage": float(overlap.max(0).sum() / both) if overlap.size else 0.0,
         # which found speaker holds most of each true one: the merges and splits, readably
