@@ -56,7 +56,7 @@ STAGES: list[StageSpec] = [
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
               lambda o: f"{weights.fingerprint('speaker')}:{weights.fingerprint('speaker-campplus')}:"
                         f"w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:{DIARISE_VERSION}"),
-    StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: "turns:v2"),
+    StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: f"turns:v3-min{stages.turns.MIN_TURN_S}"),
     StageSpec("text_emb", ("segments",), 0.08, stages_embed.run_text_emb,
               lambda o: weights.fingerprint("text"), "text"),
     StageSpec("speaker_emb", ("segments",), 0.01, stages_embed.run_speaker_emb, lambda o: "mean:v1", "speaker"),
