@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from harp_desktop.findings.band import band_measures, high_ceiling, phone_band, phone_like  # noqa: F401 (re-exported)
+from harp_desktop.findings.companions import companions
 from harp_desktop.findings.model import Section
 from harp_desktop.findings.questions import asks
 
@@ -190,7 +191,8 @@ def _exchanges(turns: list[dict], flags: list[bool] | None, phone) -> list[tuple
             rest.append((lo, run.hi))
             continue
         claimed[lo:run.hi] = True
-    pieces = sorted(pieces + _companions(turns, pieces, rest), key=lambda p: p[1])
+    pieces = sorted(pieces + companions(turns, pieces, rest, question_answers, MAX_GAP_S, ABSORB_S, SILENT_PAUSE_S),
+                    key=lambda p: p[1])
     group: list[list] = []
     for piece in [*pieces, None]:
         gap = turns[piece[1]]["start_s"] - turns[group[-1][2] - 1]["end_s"] if piece is not None and group else 0.0
@@ -203,49 +205,6 @@ def _exchanges(turns: list[dict], flags: list[bool] | None, phone) -> list[tuple
         if piece is not None and piece[0] == "consultation":
             group.append(piece)
     return [(k, lo, hi, conf) for k, lo, hi, conf, _ in pieces]
-
-
-def _companions(turns: list[dict], pieces: list[list], rest: list[tuple[int, int]]) -> list[list]:
-    """Runs between two consultation runs in which the clinician or the patient (a voice of those
-    two runs) takes part are part of the consultation. Why: a third participant (the patient's husband or daughter) splits the
-    clinician-patient exchange into runs of two voices each, and the runs with the companion
-    are often short or one-sided (not candidates); while diarisation merged the companion
-    into the clinician the consultation was one run. The chain from one consultation run to the
-    next must have no pause longer than an ordinary one (or a silent examination)."""
-    cons = [p for p in pieces if p[0] == "consultation"]
-    out: list[list] = []
-    for a, b in zip(cons, cons[1:], strict=False):
-        between = [r for r in rest if r[0] >= a[2] - 1 and r[1] <= b[1] + 1]
-        voices = {t["speaker"] for p in (a, b) for t in turns[p[1]:p[2]]}
-        if not between or any(p[0] != "consultation" and a[1] < p[1] < b[1] for p in pieces):
-            continue
-        if any(not voices & {t["speaker"] for t in turns[lo:hi]} for lo, hi in between):
-            continue  # a run of strangers only (the waiting room) ends the consultation
-        chain = sorted([(a[1], a[2]), *between, (b[1], b[2])])
-        if all(turns[nxt[0]]["start_s"] - turns[prev[1] - 1]["end_s"] <= MAX_GAP_S + ABSORB_S
-               or (turns[nxt[0]]["start_s"] - turns[prev[1] - 1]["end_s"] <= SILENT_PAUSE_S and nxt[0] <= prev[1])
-               for prev, nxt in zip(chain, chain[1:], strict=False)):
-            out += [["consultation", lo, hi, min(a[3], b[3]), question_answers(turns[lo:hi])] for lo, hi in between]
-    # The greeting before the first consultation run and the goodbyes after the last, when the
-    # companion speaks in between, are runs too: taken while each shares a voice with its
-    # neighbouring consultation run, every voice in it takes part in the consultation (not the
-    # receptionist who calls the patient in) and it follows on without a pause over MAX_GAP_S.
-    taken = {(p[1], p[2]) for p in out}
-    members = {t["speaker"] for p in [*cons, *out] for t in turns[p[1]:p[2]]}
-    for edge, step in ((cons[:1], -1), (cons[-1:], 1)):
-        for c in edge:
-            voices, cur = {t["speaker"] for t in turns[c[1]:c[2]]}, (c[1], c[2])
-            for r in sorted(rest, key=lambda r: step * r[0]):  # nearest first
-                if r in taken or (step < 0 and r[1] > cur[0] + 1) or (step > 0 and r[0] < cur[1] - 1):
-                    continue
-                first, second = (r, cur) if step < 0 else (cur, r)
-                said = {t["speaker"] for t in turns[r[0]:r[1]]}
-                if (turns[second[0]]["start_s"] - turns[first[1] - 1]["end_s"] > MAX_GAP_S
-                        or not voices & said or not said <= members):
-                    break
-                out.append(["consultation", r[0], r[1], c[3], question_answers(turns[r[0]:r[1]])])
-                cur = r
-    return out
 
 
 def clinical_sections(sections: list[Section], segments: list[dict]) -> list[Section]:

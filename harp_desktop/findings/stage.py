@@ -20,7 +20,7 @@ VERSION = "roles2-sections5-attrib1"
 # The modules whose rules decide the stage's output (the extractor's own are in its VERSION):
 # their source is hashed into the fingerprint, so a change to any of them re-runs the stage
 # without anyone remembering to bump VERSION.
-RULE_MODULES = ("sections", "band", "questions", "roles", "attribution", "service")
+RULE_MODULES = ("sections", "companions", "band", "questions", "roles", "attribution", "service")
 
 
 def _rules_key() -> str:
