@@ -81,7 +81,8 @@ def recluster_turns(lib, rec: dict, cache: Path, diariser: str) -> list[tuple[fl
     ge2e = _Cached(models.speaker(), cache / f"{rec['sha256'][:12]}-ge2e.npz", wavs)
     diar = (_Cached(models.diariser(), cache / f"{rec['sha256'][:12]}-campplus.npz", wavs)
             if diariser == "campplus" else None)
-    if diariser == "before":  # the clustering before issue "diarisation": GE2E, average linkage cut at 0.4
+    min_turn = turns.MIN_TURN_S
+    if diariser == "before":  # as indexed before: GE2E, average linkage cut at 0.4, turns from 1 s
         import harp_desktop.index.diarise as dz
         from harp_desktop.index.speakers import _cluster
 
@@ -90,9 +91,13 @@ def recluster_turns(lib, rec: dict, cache: Path, diariser: str) -> list[tuple[fl
             centres, _, labels = speaker_windows(audio, regions, rescued, ge2e, None)
         finally:
             dz.cluster_voices = saved
+        turns.MIN_TURN_S = 1.0
     else:
         centres, _, labels = speaker_windows(audio, regions, rescued, ge2e, diar)
-    segs = turns.build_turns(turns.speaker_pieces(regions, centres, labels, words), words)
+    try:
+        segs = turns.build_turns(turns.speaker_pieces(regions, centres, labels, words), words)
+    finally:
+        turns.MIN_TURN_S = min_turn
     return [(s.start_s, s.end_s, None if s.speaker is None else f"S{s.speaker}") for s in segs]
 
 
@@ -104,7 +109,8 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=Path("/tmp/harp-diar-cache"))
     ap.add_argument("--diariser", choices=("campplus", "ge2e", "before"), default="campplus",
                     help="with --recluster: the embeddings clustered (ge2e: GE2E's own windows; before: GE2E "
-                         "windows, average linkage cut at 0.4, as indexed before CAM++ and spectral clustering)")
+                         "windows, average linkage cut at 0.4 and turns from 1 s, as indexed before CAM++ and "
+                         "spectral clustering)")
     ap.add_argument("--json", type=Path, help="also write the scores here")
     args = ap.parse_args()
     from harp_desktop.api import IndexOptions, Library
