@@ -1,6 +1,7 @@
 """Index quality on a recording with a truth file (e.g. ../shared/data/dev):
-word error rate on the truth spans that have text, speakers found vs truth, cough
-events found vs the truth's cough spans.
+word error rate on the truth spans that have text, speakers found vs truth with the
+diarisation error and turn accuracy (benchmarks/diar_score.py), cough events found vs the
+truth's cough spans.
 
     .venv/bin/python benchmarks/dev_eval.py AUDIO TRUTH.json [--library DIR] [--asr base]
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from rapidfuzz.distance import Levenshtein
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 _NUM = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
         "8": "eight", "9": "nine", "10": "ten"}
@@ -67,6 +69,11 @@ def main() -> None:
     print(f"recording            {Path(args.audio).name} ({res.duration_s / 60:.1f} min), ASR {args.asr}")
     print(f"WER on text spans    {errors / max(ref_words, 1):.3f}  ({errors} errors / {ref_words} words, {len(spans)} spans)")
     print(f"speakers found       {len(data['speakers'])}  (truth: {len(truth_speakers)})")
+    from diar_score import score
+
+    d = score(events, [(s["start_s"], s["end_s"], s.get("speaker_label") or s.get("speaker")) for s in data["segments"]],
+              res.duration_s)
+    print(f"diarisation          DER-style {d['der']:.3f} (confusion {d['conf']:.3f}), turns right {d['turns_right']:.3f}")
     print(f"cough events         {len(hit)}/{len(coughs)} truth coughs found, {len(false)} cough events elsewhere")
     print(f"segments             {len(data['segments'])}")
 

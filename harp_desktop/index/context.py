@@ -82,6 +82,14 @@ class ModelCache:
 
         return self.get("speaker", lambda: SpeakerEncoder(weights.model_file("speaker", "pretrained.pt")))
 
+    def diariser(self) -> Any:
+        """CAM++: the embeddings diarisation clusters (index/diarise.py says why not GE2E's)."""
+        from harp_desktop import weights
+        from harp_desktop.index.campplus import CamPlusEncoder
+
+        return self.get("speaker-campplus", lambda: CamPlusEncoder(
+            weights.model_file("speaker-campplus", "campplus_cn_en_common.pt")))
+
 
 @dataclass
 class StageContext:

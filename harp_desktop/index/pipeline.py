@@ -28,6 +28,7 @@ from harp_desktop.findings import stage as findings_stage
 from harp_desktop.index import stages, stages_embed
 from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
+from harp_desktop.index.diarise import VERSION as DIARISE_VERSION
 from harp_desktop.index.vad import RESCUE_LOGIT, RESCUE_MIN_CELLS, VAD_OPTIONS
 from harp_desktop.paths import inside, private_dir
 from harp_desktop.store.db import LibraryDB
@@ -53,8 +54,9 @@ STAGES: list[StageSpec] = [
               lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}:"
                         f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}:gap{GAP_S}:join{JOIN_S}:{REPAIR}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
-              lambda o: f"{weights.fingerprint('speaker')}:w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:v2-attach"),
-    StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: "turns:v2"),
+              lambda o: f"{weights.fingerprint('speaker')}:{weights.fingerprint('speaker-campplus')}:"
+                        f"w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:{DIARISE_VERSION}"),
+    StageSpec("segments", ("asr", "speakers"), 0.02, stages.run_segments, lambda o: f"turns:v3-min{stages.turns.MIN_TURN_S}"),
     StageSpec("text_emb", ("segments",), 0.08, stages_embed.run_text_emb,
               lambda o: weights.fingerprint("text"), "text"),
     StageSpec("speaker_emb", ("segments",), 0.01, stages_embed.run_speaker_emb, lambda o: "mean:v1", "speaker"),

@@ -230,6 +230,7 @@ class SpeakerEncoder:
         except (KeyError, IndexError, AttributeError, TypeError) as e:
             raise ValueError(f"{weights_path} is not a Resemblyzer voice encoder: {e}") from e
         self.batch_size = batch_size
+        self.dim = HIDDEN
 
     def _forward(self, mels: np.ndarray) -> np.ndarray:
         """(batch, frames, 40) mel windows -> (batch, 256) L2-normalised embeddings."""
@@ -322,8 +323,10 @@ class SpeakerEncoder:
 def cluster_speakers(
     embeddings: np.ndarray, threshold: float = 0.4, min_cluster_weight: float = 2.0, weights: np.ndarray | None = None,
     attach_only: np.ndarray | None = None, groups: np.ndarray | None = None,
+    method: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
-    """Average-linkage agglomerative clustering on cosine distance, cut at ``threshold``.
+    """Average-linkage agglomerative clustering on cosine distance, cut at ``threshold``
+    (or ``method``: unit-norm rows -> labels, e.g. ``clustering.cluster_voices``).
 
     Clusters whose total weight (row count, or sum of ``weights``) is below
     ``min_cluster_weight`` are merged into the nearest remaining cluster (by centroid).
@@ -337,7 +340,8 @@ def cluster_speakers(
     emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
     side = np.zeros(len(emb), bool) if attach_only is None else np.asarray(attach_only, bool)
     if side.any() and not side.all():
-        core = _cluster(emb[~side], threshold, min_cluster_weight, None if weights is None else weights[~side])
+        core = (method(emb[~side]) if method else
+                _cluster(emb[~side], threshold, min_cluster_weight, None if weights is None else weights[~side]))
         labels = np.full(len(emb), -1, np.int64)
         labels[~side] = core
         cents = _centroids(emb[~side], core, np.unique(core))
@@ -348,7 +352,7 @@ def cluster_speakers(
             labels[mine] = (np.bincount(known).argmax() if len(known)
                             else int(np.argmax(cents @ emb[mine].mean(axis=0))))
     else:
-        labels = _cluster(emb, threshold, min_cluster_weight, weights)
+        labels = method(emb) if method else _cluster(emb, threshold, min_cluster_weight, weights)
     remap: dict[int, int] = {}
     for lab in labels:
         remap.setdefault(int(lab), len(remap))

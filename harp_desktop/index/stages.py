@@ -14,10 +14,11 @@ from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index import segments as turns
 from harp_desktop.index.asr import AsrOptions, Transcriber, plan_chunks
 from harp_desktop.index.context import StageContext
+from harp_desktop.index.diarise import HOP_S as SPEAKER_HOP_S
+from harp_desktop.index.diarise import WINDOW_S as SPEAKER_WINDOW_S  # noqa: F401 -- the stage key reads it here
+from harp_desktop.index.diarise import speaker_windows
 from harp_desktop.index.vad import rescue_regions, speech_regions
 from harp_desktop.types import Region, Word
-
-SPEAKER_WINDOW_S, SPEAKER_HOP_S = 1.6, 0.8
 
 
 def _regions(ctx: StageContext) -> list[Region]:
@@ -120,36 +121,11 @@ def load_words(ctx: StageContext) -> list[Word]:
 
 
 def run_speakers(ctx: StageContext) -> dict:
-    from harp_desktop.index.speakers import cluster_speakers
-
     t0 = time.perf_counter()
-    enc = ctx.models.speaker()
-    regions = [r for r in _regions(ctx) if r.duration_s >= 0.5]
-    centres, embs, region_of = [], [], []
-    total = sum(r.duration_s for r in regions) or 1.0
-    done = 0.0
-    # Regions go through the LSTM in groups: shared batches are faster, groups bound memory.
-    for g in range(0, len(regions), 64):
-        ctx.check()
-        group = regions[g : g + 64]
-        wavs = [np.asarray(ctx.audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
-                for r in group]
-        for r, (c, e) in zip(group, enc.embed_regions(wavs, SPEAKER_WINDOW_S, SPEAKER_HOP_S), strict=True):
-            centres.append(c + r.start_s)
-            embs.append(e)
-            region_of.append(np.full(len(c), len(region_of)))
-        done += sum(r.duration_s for r in group)
-        ctx.report(done / total)
-    centres_a = np.concatenate(centres) if centres else np.zeros(0, np.float32)
-    embs_a = np.concatenate(embs) if embs else np.zeros((0, 256), np.float32)
-    # Windows centred in speech only the tagger heard (vad_rescued: emotional or atypical voice,
-    # whose embeddings stray from the same person's usual voice) found no speaker of their own:
-    # they take the voice of the rest of their region, else the nearest voice found elsewhere.
     got = ctx.db.get_array(ctx.rid, "vad_rescued")
-    spans = got[0] if got is not None else np.zeros((0, 2), np.float32)
-    attach = ((centres_a[:, None] >= spans[None, :, 0]) & (centres_a[:, None] <= spans[None, :, 1])).any(1)
-    groups = np.concatenate(region_of) if region_of else np.zeros(0, np.int64)
-    labels = cluster_speakers(embs_a, attach_only=attach, groups=groups) if len(embs_a) else np.zeros(0, np.int64)
+    centres_a, embs_a, labels = speaker_windows(
+        ctx.audio, _regions(ctx), got[0] if got is not None else np.zeros((0, 2), np.float32),
+        ctx.models.speaker(), ctx.models.diariser(), ctx.report, ctx.check)
     n = int(labels.max()) + 1 if len(labels) else 0
 
     def write() -> None:

