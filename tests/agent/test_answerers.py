@@ -378,3 +378,13 @@ def test_a_symptom_in_a_circumstance_is_read_from_the_words_that_name_it(consult
     lib, res = consultation
     a = lib.ask(res.sha256, question)
     assert a.answer == want, a.rationale
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("How many blood pressure readings does the doctor give?", "1"),  # then the temperature: another measure
+    ("How many oxygen readings are read out?", "1"),
+])
+def test_readings_of_a_measurement_are_the_value_turns_after_its_act(consultation, question, want):
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    assert a.answer == want, a.rationale

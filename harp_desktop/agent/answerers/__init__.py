@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, said, sounds, speech, voice, window
+from harp_desktop.agent.answerers import emotion, readings, said, sounds, speech, voice, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
@@ -194,6 +194,10 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         return count_voices(ctx)
     if op == "count" and spec.quote:
         return count_quote(ctx)
+    if op == "count" and readings.ASKS_READINGS.search(spec.question):
+        got = readings.answer(ctx)
+        if got is not None:
+            return got
     if op == "count":
         return stated_count(ctx) or speech.count(ctx)
     if op == "who" and (spec.cues.get("speaker") or spec.subject.kind == "cue"):
