@@ -388,3 +388,12 @@ def test_readings_of_a_measurement_are_the_value_turns_after_its_act(consultatio
     lib, res = consultation
     a = lib.ask(res.sha256, question)
     assert a.answer == want, a.rationale
+
+
+@pytest.mark.parametrize("question", ["Who told her to keep taking the amlodipine?",
+                                      "Who tells her to carry on taking her amlodipine?"])
+def test_who_tells_is_a_statement_not_the_question_it_answers(consultation, question):
+    """The sample's patient asks "Should I keep taking my amlodipine?"; the doctor tells her "keep taking it"."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    assert "doctor" in a.answer.lower() or "clinician" in a.answer.lower(), a.rationale

@@ -65,7 +65,7 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
      re.compile(r"\b(in|at|on|to|into|from|near|down|up) (the|my|his|her|a|your)\b|\b(left|right|side|front|back|here|there)\b",
                 re.I)),
 ]
-ASKS = re.compile(r"\?|(^|[,.;]\s*)(and |so |now |okay,? |right,? )?(do|does|did|is|are|was|were|have|has|can|could|would|"
+ASKS = re.compile(r"\?|(^|[,.;]\s*)(and |so |now |okay,? |right,? )?(do|does|did|is|are|was|were|have|has|can|could|would|should|shall|"
                   r"any|how|what|when|where|why|which)\b", re.I)
 # "How does he feel once the doctor says it isn't cancer?": the reply to that statement answers.
 AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight after)\s+((the|his|her) )?(doctor|clinician|gp|nurse|"

@@ -631,6 +631,19 @@ def who(ctx: AnswerContext) -> Result:
         asking = [(sc, s) for sc, s in scored if said._is_question(s["text"]) and sc >= ASK_SHARE * top]
         prompt = _asked_before(ctx, scored[0][1])
         scored = asking or ([(top, prompt)] if prompt is not None else scored)
+    key = set(said.focus_terms(body))
+    if scored and act and not asked and _clause_asks(scored[0][1]["text"], key):
+        # "Who tells him to hand it in at the front desk?": telling is a statement; the patient's "can I hand it
+        # in?" asks. A statement close to the best turn answers (judged by the clause that carries the topic:
+        # "...and hand it in at the front desk, and how are you feeling?" tells).
+        top, first = scored[0]
+        told = [(sc, s) for sc, s in scored if not _clause_asks(s["text"], key) and sc >= ASK_SHARE * top]
+        if not told:  # nobody states it in those words: whoever answers the question does ("Yes, keep taking it")
+            from harp_desktop.agent.replies import reply_to
+
+            reply = reply_to(ctx.segments, first["id"])
+            told = [(top, reply)] if reply is not None else []
+        scored = told or scored
     if scored and not (asked or raised or act) and said._is_question(scored[0][1]["text"]):
         # "Who is allergic to an antibiotic?", "who smokes?": the fact is held by whoever answers the
         # question that names it ("Any allergies to medicines?" / "Trimethoprim, my lip swelled up").
@@ -655,6 +668,15 @@ def who(ctx: AnswerContext) -> Result:
     word = "the patient" if role == "patient" else f"the {ctx.role_name(label)}" if role else (e.speaker or "?")
     return Result(_options_word(spec, word), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
                   f"\"{e.text.strip()[:140]}\".", hits[:2], {"kind": "speech", "terms": []})
+
+
+def _clause_asks(text: str, key: set[str]) -> bool:
+    """Whether the clause of ``text`` that carries most of the topic asks (ASR joins a statement and the
+    next question into one sentence)."""
+    clauses = [c for c in re.split(r"[,.;!?]+\s*", text) if c.strip()] or [text]
+    best = max(clauses, key=lambda c: len(key & set(lx.stems(c))))
+    return bool(said.ASKS.match(best.strip())) or (best == clauses[-1] and text.rstrip().endswith("?")
+                                                   and bool(said.ASKS.search(best)))
 
 
 def _asked_before(ctx: AnswerContext, seg: dict) -> dict | None:
