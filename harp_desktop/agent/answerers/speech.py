@@ -591,6 +591,7 @@ ASKING, RAISING, SPEECH_ACT = lx.ASKING, lx.RAISING, lx.SPEECH_ACT  # acts of sp
 
 
 ASK_SHARE = 0.6  # a question turn answers "who asked" when it scores at least this share of the best turn
+TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\w*|reassur\w*) (him|her|the patient)\b", re.I)
 
 
 def who(ctx: AnswerContext) -> Result:
@@ -632,12 +633,18 @@ def who(ctx: AnswerContext) -> Result:
         prompt = _asked_before(ctx, scored[0][1])
         scored = asking or ([(top, prompt)] if prompt is not None else scored)
     key = set(said.focus_terms(body))
+    if scored and TOLD_PATIENT.search(q):
+        # "Who tells her to carry on with it?": someone other than the patient she is (her own words tell her nothing).
+        others = [(sc, s) for sc, s in scored if ctx.roles.get(ctx.label_of(s) or "") != "patient"]
+        if others and others[0][0] >= ASK_SHARE * scored[0][0]:
+            scored = others
     if scored and act and not asked and _clause_asks(scored[0][1]["text"], key):
         # "Who tells him to hand it in at the front desk?": telling is a statement; the patient's "can I hand it
         # in?" asks. A statement close to the best turn answers (judged by the clause that carries the topic:
         # "...and hand it in at the front desk, and how are you feeling?" tells).
         top, first = scored[0]
-        told = [(sc, s) for sc, s in scored if not _clause_asks(s["text"], key) and sc >= ASK_SHARE * top]
+        told = [(sc, s) for sc, s in scored if not _clause_asks(s["text"], key) and sc >= ASK_SHARE * top
+                and not (TOLD_PATIENT.search(q) and ctx.roles.get(ctx.label_of(s) or "") == "patient")]
         if not told:  # nobody states it in those words: whoever answers the question does ("Yes, keep taking it")
             from harp_desktop.agent.replies import reply_to
 
