@@ -23,7 +23,8 @@ from harp_desktop import weights  # noqa: E402
 
 # What the bundle needs to index (default and fast ASR profiles) and to answer with the
 # default language model; the smaller LLMs can be added by naming them.
-DEFAULT_KEYS = ("asr-base", "asr-tiny.en", "vad", "speaker", "events", "text", "emotion", "llm-qwen1.5b")
+DEFAULT_KEYS = ("asr-base", "asr-tiny.en", "vad", "speaker", "speaker-campplus", "events", "text", "emotion",
+                "llm-qwen1.5b")
 
 
 def place(dest: Path, keys: tuple[str, ...] = DEFAULT_KEYS) -> int:

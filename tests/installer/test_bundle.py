@@ -76,7 +76,8 @@ def _snapshot(folder: Path) -> dict:
 def test_bundle_layout(bundle):
     for name in ("harp", "harp-desktop", "harp-desktop.desktop", "harp-desktop.svg", "install-desktop-entry.sh"):
         assert (bundle / name).is_file(), name
-    for key in ("asr-base", "asr-tiny.en", "vad", "speaker", "events", "text", "emotion", "llm-qwen1.5b"):
+    for key in ("asr-base", "asr-tiny.en", "vad", "speaker", "speaker-campplus", "events", "text", "emotion",
+                "llm-qwen1.5b"):
         assert any((bundle / "models" / key).iterdir()), key
     internal = bundle / "_internal"
     assert (internal / "harp_desktop" / "store" / "schema.sql").is_file()
