@@ -397,3 +397,13 @@ def test_who_tells_is_a_statement_not_the_question_it_answers(consultation, ques
     lib, res = consultation
     a = lib.ask(res.sha256, question)
     assert "doctor" in a.answer.lower() or "clinician" in a.answer.lower(), a.rationale
+
+
+def test_an_introduced_companion_is_the_voice_that_takes_part_not_a_passing_one():
+    """A companion introduced by the patient is the other voice with clearly the most turns in the consultation;
+    a visitor heard once is not, and "swimming with my friend" introduces nobody."""
+    from harp_desktop.agent.answerers.context import INTRODUCES
+
+    assert INTRODUCES.search("This is my husband, Mark. I hope that's alright.")
+    assert INTRODUCES.search("I've come with my daughter today")
+    assert not INTRODUCES.search("I used to go swimming with my friend on a Thursday")

@@ -24,7 +24,9 @@ from harp_desktop.types import Evidence
 RECEPTION = re.compile(r"\b(will see you now|is ready for you( now)?|can see you now|go (on )?through|room (\d+|one|two|three|four|five|six|"
                        r"seven|eight|nine|ten)\b.{0,30}\b(left|right|corridor)|surgery,? \w+ speaking|practice,? \w+ speaking|"
                        r"how can i help)", re.I)
-INTRODUCES = re.compile(rf"\b(this is|it's|here's|i've brought|i brought|with) my ({lx.RELATIONS})\b", re.I)
+# ("I go swimming with my friend" introduces nobody: only coming with someone does.)
+INTRODUCES = re.compile(rf"\b(this is|it's|here's|i've brought|i brought|(?:came|come|i'm here|we're here) with) my "
+                        rf"({lx.RELATIONS})\b", re.I)
 # A voice naming itself: "I'm Sheila", "my name is Diane", "it's Kevin speaking", "this is Graham".
 SELF_NAMED = re.compile(r"\b(I'm|I am|my name is|my name's|this is|it's|call me)\s+([A-Z][a-z]{2,})\b(?!\s+[A-Z])")
 NOT_NAMES = {"just", "fine", "sorry", "here", "not", "really", "very", "the", "okay", "doctor", "good", "going", "afraid",
@@ -342,12 +344,18 @@ class AnswerContext:
             if lab in others and RECEPTION.search(s["text"] or ""):
                 names.setdefault(lab, "receptionist")
         lo, hi = self.consultation_span or (0.0, float("inf"))
-        companions = {self.label_of(s) for s in self.segments if self.label_of(s) in others and s["text"].strip()
-                      and lo <= s["start_s"] < hi} - set(names)
+        turns: dict[str, int] = {}
+        for s in self.segments:
+            lab = self.label_of(s)
+            if lab in others and lab not in names and s["text"].strip() and lo <= s["start_s"] < hi:
+                turns[lab] = turns.get(lab, 0) + 1
         intro = [m.group(2).lower() for s in self.segments if self.roles.get(self.label_of(s) or "") == "patient"
-                 for m in [INTRODUCES.search(s["text"] or "")] if m]
-        if len(companions) == 1 and len(set(intro)) == 1:
-            names[companions.pop()] = intro[0]
+                 and lo <= s["start_s"] < hi for m in [INTRODUCES.search(s["text"] or "")] if m]
+        ranked = sorted(turns.items(), key=lambda kv: -kv[1])
+        # The companion takes part: the one other voice of the consultation, or the one with clearly the most
+        # turns there (a visitor heard once through the door is not who the patient introduced).
+        if ranked and len(set(intro)) == 1 and (len(ranked) == 1 or (ranked[0][1] >= 2 and ranked[0][1] > 2 * ranked[1][1])):
+            names[ranked[0][0]] = intro[0]
         return names
 
     def describe_voice(self, label: str) -> str | None:
