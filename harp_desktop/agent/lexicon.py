@@ -177,7 +177,8 @@ CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practi
 RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
                       r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister)\b", IC)
 NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
-SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) (?:(?:first |who is |who was |that is )?"
+SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) "
+                        r"(?:(?:in|on|from|near|by|at) (?:the |a )?(?!\d)[a-z]+ )?(?:(?:first |who is |who was |that is )?"
                         r"(?:speaking|talking|heard|speaks|talks|who speaks|who talks) )?(?:first )?(?:at|around) "
                         r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b"
                         r"|\bthe (\d{1,2}:\d{2}(?::\d{2})?) (?:speaker|voice|man|woman|person)\b", IC)

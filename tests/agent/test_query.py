@@ -128,6 +128,7 @@ def test_a_part_named_as_the_scope_still_narrows_it() -> None:
     ("How did the arousal of the woman who speaks at 00:41 change?", 41.0),
     ("What does the speaker talking around 02:10 sound like?", 130.0),
     ("Is the woman who is speaking at 3:05 the patient?", 185.0),
+    ("Who sounded more aroused: the man in the corridor at 02:19 or the woman at 06:42?", 139.0),
 ])
 def test_a_person_named_by_the_time_they_speak(question, at_s) -> None:
     subject = parse(question, DUR).subject

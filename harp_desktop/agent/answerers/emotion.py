@@ -243,7 +243,10 @@ def _party_word(ctx: AnswerContext, subject) -> str:
     """The party in the question's own words ("man", "doctor", "Speaker A"): the first line answers with it."""
     if subject.kind == "named":
         return subject.name or "the named speaker"
-    if subject.kind in ("clinician", "at_time", "other") and subject.name:
+    if subject.kind == "at_time" and subject.at_s is not None:
+        # "the man at 02:19 or the woman at 06:42": two of a kind are told apart by their time
+        return f"{re.sub(r'^(the|her|his|their) ', '', subject.name or 'speaker')} at {format_clock(subject.at_s)}"
+    if subject.kind in ("clinician", "other") and subject.name:
         return re.sub(r"^(the|her|his|their) ", "", subject.name)
     return subject.describe().replace("the ", "", 1)
 
