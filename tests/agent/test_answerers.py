@@ -407,3 +407,11 @@ def test_an_introduced_companion_is_the_voice_that_takes_part_not_a_passing_one(
     assert INTRODUCES.search("This is my husband, Mark. I hope that's alright.")
     assert INTRODUCES.search("I've come with my daughter today")
     assert not INTRODUCES.search("I used to go swimming with my friend on a Thursday")
+
+
+@pytest.mark.parametrize("question", ["working diagnosis?", "Dx?", "What's the most likely diagnosis?"])
+def test_a_hedged_diagnosis_is_the_working_diagnosis(consultation, question):
+    """The sample's doctor: "I think this is most likely a chest infection" (uncertain, and the answer)."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, question)
+    assert "chest infection" in (a.answer + a.rationale).lower(), a.rationale

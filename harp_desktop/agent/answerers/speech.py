@@ -727,7 +727,9 @@ def listing(ctx: AnswerContext) -> Result | None:
     if not kinds:
         return None
     concepts = question_concepts(ctx)
-    pool = [f for f in ctx.findings if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed", "historical")]
+    # A working diagnosis is a hedged one ("the most likely explanation is gastroenteritis"): it is the answer.
+    ok = ("affirmed", "historical", "uncertain") if "diagnosis" in kinds else ("affirmed", "historical")
+    pool = [f for f in ctx.findings if f.kind in kinds and _in_scope(ctx, f) and f.status in ok]
     role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
     if role and lx.REPORTED.search(ctx.spec.question):
         # "what did the patient say she had": her words, not the doctor's; none of hers -> the turn that answers
