@@ -22,8 +22,11 @@ GAP_S = 0.8  # silence inserted between spans so words do not run together acros
 JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
 # Whisper sometimes skips a stretch of speech when it seeks across a 30 s window boundary
 # (seen on dev: a whole patient answer lost). Speech it left without words for this long is
-# transcribed again on its own (one padded 30 s window per hole: dev has ~15 holes, 1-4 s).
-REPAIR_MIN_S = 1.0
+# transcribed again on its own (one padded 30 s window per hole). 2 s, not 1 s (issue 18): with the
+# default hotwords, dev's 13 holes of 1.0-1.5 s and bank_rec_01's 21 holes of 1.0-1.3 s gave one word
+# between them ("1881", not in the truth's spelling), every hole that gave words was >= 2.06 s, and the
+# short holes cost a 30 s encode each (25-36 % of the stage's CPU; docs/decisions.md).
+REPAIR_MIN_S = 2.0
 REPAIR_PAD_S = 0.3
 # A repair clip is decoded greedily once, without Whisper's temperature fallback: the clips the
 # fallback re-decoded (up to 6 times, to T=1.0) were the ones the strict filter drops anyway, and
