@@ -33,11 +33,11 @@ from train_emotion import PLAIN, PLAIN_RHO  # noqa: E402
 from harp_desktop.index.emotion import (  # noqa: E402
     ENCODINGS,
     FEATURE_V7,
-    FEATURE_VERSION,
     PROSODY,
     combine,
     softmax,
 )
+from harp_desktop.index.emotion import TINY_VERSION as FEATURE_VERSION  # noqa: E402  (the caches' tiny.en features)
 from harp_desktop.index.speaker_norm import N0, population_prior  # noqa: E402
 from harp_desktop.index.voice_quality import VOICE  # noqa: E402
 
@@ -106,7 +106,8 @@ def loao(d: dict, make, out: Path | None = None) -> tuple[float, float, np.ndarr
     return acc, gacc, gcm
 
 
-def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_from: Path | None = None) -> None:
+def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_from: Path | None = None,
+               note: str = "") -> None:
     """The speaker-normalised candidate on all actors, in the npz layout EmotionModel reads (spk_* arrays);
     temperature and deployment prior copied from the shipped head (or ``temperature_from``); ``version``: the
     feature version (Whisper encoding) the rows of d were computed with."""
@@ -126,7 +127,7 @@ def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_
              prosody=np.array(PROSODY + VOICE), provenance=np.array(
                  "speaker-normalised candidate (issue 18), RAVDESS ser-train actors (CC BY-NC-SA 4.0, non-commercial) "
                  f"+ flite plain TTS; models/emotion/compare_speaker_norm.py lambda {LAM} alpha {ALPHA} beta {BETA}; "
-                 f"features {version}"))
+                 f"features {version}{note}"))
     print(f"wrote {path}")
 
 
@@ -169,7 +170,9 @@ def main() -> None:
     if args.states:
         d = with_states(d, args.states)
     if args.write_head:
-        write_head(d, args.write_head, FEATURE_V7 if args.states else args.features, args.temperature_from)
+        note = (f"; Whisper block: the ASR model's states of each clip in joined 30 s windows (asr_context.py), "
+                f"{len(args.states)} context variants: {', '.join(p.name for p in args.states)}") if args.states else ""
+        write_head(d, args.write_head, FEATURE_V7 if args.states else args.features, args.temperature_from, note)
     rows = {"none (shipped recipe)": lambda tr: d["X"]}
     for name, start in starts(d).items():
         rows[f"z-score {name}, balanced reference"] = lambda tr, s=start: normalised(d, tr, s)
