@@ -299,7 +299,7 @@ def spans(a: float, b: float) -> list[tuple[float, float]]:
 
 
 def segment_states(whisper, audio: np.ndarray, a: float, b: float,
-                   encoding: tuple = ENCODINGS[FEATURE_VERSION]) -> EncoderStates:
+                   encoding: tuple = ENCODINGS[TINY_VERSION]) -> EncoderStates:
     """Whisper encoder states of one segment heard alone (SEGMENT_PAD_S of its own surroundings on each side,
     cut into windows as ``encoding`` says: ENCODINGS[the head's feature version]), times in recording seconds:
     as train_emotion.py encodes a clip."""
