@@ -52,3 +52,24 @@ def test_transcription_keeps_its_encoder_states(tiny, clips):
     assert np.corrcoef(again.states[:n].astype(np.float32).ravel(), st.states[:n].astype(np.float32).ravel())[0, 1] > 0.99
     whole = encode(tiny.model, joined).pool(0.0, offsets[-1][1])
     assert whole.shape == (768,)
+
+
+@pytest.mark.slow
+def test_emotion_stage_reads_the_states_the_asr_stage_kept(tmp_path, monkeypatch):
+    """Base profile: the asr stage stores its states per chunk and the emotion stage (head v9) pools them without
+    running an encoder (the fallback encoder path would raise here)."""
+    from harp_desktop.api import IndexOptions, Library
+    from harp_desktop.index import emotion_states
+
+    def no_encoder(*_a, **_k):
+        raise AssertionError("the emotion stage encoded audio although the asr stage kept its states")
+
+    monkeypatch.setattr(emotion_states, "encode_joined", no_encoder)
+    with Library(tmp_path / "lib") as lib:
+        res = lib.index(DATA / "speech_two_speakers.flac", IndexOptions(asr_profile="base"))
+        assert "emotion" in res.ran
+        states, _ = lib.db.get_array(res.recording_id, "asr_states_0")
+        times, _ = lib.db.get_array(res.recording_id, "asr_state_times_0")
+        assert states.shape == (len(times), 512) and states.dtype == np.float16
+        probs, meta = lib.db.get_array(res.recording_id, "emotion_probs")
+        assert len(meta["segment_ids"]) >= 1 and np.allclose(probs.sum(1), 1.0, atol=1e-4)
