@@ -76,8 +76,9 @@ def chunk_states(db, rid: int, chunks: int) -> EncoderStates | None:
         s, t = db.get_array(rid, f"asr_states_{i}"), db.get_array(rid, f"asr_state_times_{i}")
         if s is None or t is None:
             return None
-        states.append(np.asarray(s[0]))
-        times.append(np.asarray(t[0]))
+        if len(t[0]):  # a chunk without captured windows (none seen; guarded) adds nothing
+            states.append(np.asarray(s[0]))
+            times.append(np.asarray(t[0]))
     if not states:
         return None
     return EncoderStates(np.concatenate(states), np.concatenate(times))
