@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from faster_whisper import WhisperModel
 
 from harp_desktop.audio.decode import SAMPLE_RATE
+from harp_desktop.index.asr_states import CapturingWhisper, recording_states
+from harp_desktop.index.whisper_enc import EncoderStates
 from harp_desktop.types import Region, Word
 
 CHUNK_SPEECH_S = 240.0
@@ -21,8 +22,11 @@ GAP_S = 0.8  # silence inserted between spans so words do not run together acros
 JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
 # Whisper sometimes skips a stretch of speech when it seeks across a 30 s window boundary
 # (seen on dev: a whole patient answer lost). Speech it left without words for this long is
-# transcribed again on its own (one padded 30 s window per hole: dev has ~15 holes, 1-4 s).
-REPAIR_MIN_S = 1.0
+# transcribed again on its own (one padded 30 s window per hole). 2 s, not 1 s (issue 18): with the
+# default hotwords, dev's 13 holes of 1.0-1.5 s and bank_rec_01's 21 holes of 1.0-1.3 s gave one word
+# between them ("1881", not in the truth's spelling), every hole that gave words was >= 2.06 s, and the
+# short holes cost a 30 s encode each (25-36 % of the stage's CPU; docs/decisions.md).
+REPAIR_MIN_S = 2.0
 REPAIR_PAD_S = 0.3
 # A repair clip is decoded greedily once, without Whisper's temperature fallback: the clips the
 # fallback re-decoded (up to 6 times, to T=1.0) were the ones the strict filter drops anyway, and
@@ -55,33 +59,46 @@ def plan_chunks(regions: list[Region], max_speech_s: float = CHUNK_SPEECH_S) -> 
     return chunks
 
 
+def join(audio: np.ndarray, chunk: list[Region]) -> tuple[np.ndarray, list[tuple[float, float, float]], list[Region]]:
+    """A chunk's audio as Whisper hears it: its spans joined with GAP_S of silence; (start, end in the joined audio,
+    start in the recording) of each span; the spans."""
+    gap = np.zeros(int(GAP_S * SAMPLE_RATE), dtype=np.float32)
+    pieces, offsets = [], []
+    pos = 0.0
+    # Every synthetic gap costs decoding time, so near-contiguous regions are joined
+    # with their own (short) pause; only real pauses get a synthetic gap.
+    spans: list[Region] = []
+    for r in chunk:
+        if spans and r.start_s - spans[-1].end_s < JOIN_S:
+            spans[-1] = Region(spans[-1].start_s, r.end_s)
+        else:
+            spans.append(r)
+    for r in spans:
+        seg = np.asarray(audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
+        offsets.append((pos, pos + len(seg) / SAMPLE_RATE, r.start_s))
+        pieces += [seg, gap]
+        pos += len(seg) / SAMPLE_RATE + GAP_S
+    return (np.concatenate(pieces) if pieces else np.zeros(0, np.float32)), offsets, spans
+
+
 class Transcriber:
     def __init__(self, model_dir: Path, options: AsrOptions | None = None, cpu_threads: int = 2) -> None:
-        self.model = WhisperModel(str(model_dir), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
+        self.model = CapturingWhisper(str(model_dir), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
         self.options = options or AsrOptions()
+        self.states: EncoderStates | None = None  # the last chunk's main-pass encoder states (asr_states)
 
     def transcribe_chunk(
         self, audio: np.ndarray, chunk: list[Region], language: str | None = None
     ) -> tuple[list[Word], str]:
-        """Words (in recording time) and the language used for one chunk of regions."""
-        gap = np.zeros(int(GAP_S * SAMPLE_RATE), dtype=np.float32)
-        pieces, offsets = [], []
-        pos = 0.0
-        # Every synthetic gap costs decoding time, so near-contiguous regions are joined
-        # with their own (short) pause; only real pauses get a synthetic gap.
-        spans: list[Region] = []
-        for r in chunk:
-            if spans and r.start_s - spans[-1].end_s < JOIN_S:
-                spans[-1] = Region(spans[-1].start_s, r.end_s)
-            else:
-                spans.append(r)
-        for r in spans:
-            seg = np.asarray(audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
-            offsets.append((pos, pos + len(seg) / SAMPLE_RATE, r.start_s))
-            pieces += [seg, gap]
-            pos += len(seg) / SAMPLE_RATE + GAP_S
-        joined = np.concatenate(pieces) if pieces else np.zeros(0, np.float32)
-        words, lang = self._words(joined, offsets, language or self.options.language)
+        """Words (in recording time) and the language used for one chunk of regions; ``self.states``: the encoder
+        states of the chunk's main pass in recording time (the emotion head reads them: no second encoder run)."""
+        joined, offsets, spans = join(audio, chunk)
+        self.model.windows = []
+        try:
+            words, lang = self._words(joined, offsets, language or self.options.language)
+            self.states = recording_states(self.model.windows, offsets)
+        finally:
+            self.model.windows = None
         for a, b in uncovered(spans, words, REPAIR_MIN_S):
             pa = max(0.0, a - REPAIR_PAD_S)
             clip = np.asarray(audio[int(pa * SAMPLE_RATE) : int((b + REPAIR_PAD_S) * SAMPLE_RATE)], dtype=np.float32)

@@ -2,21 +2,21 @@
 
 Features (``FEATURE_VERSION``), shared with models/emotion/train_emotion.py so training
 and inference cannot drift: the YAMNet 1024-d embeddings of the 0.48 s frames whose
-centres fall inside the span, pooled as mean and std, then the Whisper encoder states
-(``WHISPER_PROFILE``'s weights; each segment encoded alone with SEGMENT_PAD_S of its
-surroundings, as training encodes a clip: ``segment_states``, harp_desktop/index/whisper_enc.py;
-``ENCODINGS``: zero-padded to Whisper's 30 s window for heads up to v7, the shipped one; or, for a head
-trained on FEATURE_V6 such as the v8 candidate of issue 18 (models/emotion/REPORT.md, not shipped), at the
-segment's own length in equal windows of at most SHORT_WINDOW_S; the head's ``feature_version`` picks
-the cut) of the 20 ms frames inside the span,
-pooled as mean and std, then ``PROSODY``: pitch from a
+centres fall inside the span, pooled as mean and std, then the Whisper encoder states of the
+20 ms frames inside the span, pooled as mean and std. Where the states come from is the head's
+``feature_version``: the shipped head v9 (issue 18, "speed back"; FEATURE_V7) reads the states the ASR
+pass computed anyway (base encoder, 30 s windows of joined speech; ``emotion_states.asr_states``,
+trained on clips heard the same way by models/emotion/asr_context.py). Heads up to v7 (FEATURE_V5) and
+the v8 candidate (FEATURE_V6) encoded each segment again with tiny.en, alone with SEGMENT_PAD_S of its
+surroundings (``segment_states``, ``ENCODINGS``: zero-padded 30 s windows, or unpadded windows of at
+most SHORT_WINDOW_S); they still load. Then ``PROSODY``: pitch from a
 vectorised YIN at 8 kHz, energy dynamics, a speaking-rate proxy, spectral balance and
 MFCC 1-12 statistics over the active frames, all level-invariant (no absolute loudness:
 it separates RAVDESS emotions but not real recordings). The head
 (models/emotion/emotion_head.npz) standardises them (its ``std`` also carries the lower
 weight of the embedding block) and applies a temperature-scaled softmax regression, then a log-prior shift towards neutral (everyday
 speech is mostly neutral; RAVDESS is balanced). A head carrying speaker statistics (``spk_*``;
-the shipped v7 of models/emotion/REPORT.md, issue 18) first z-scores the speech features
+v7 and v9 of models/emotion/REPORT.md, issue 18) first z-scores the speech features
 per diarized speaker (``speaker_norm``); the stage therefore scores a speaker's segments
 together. The stage also stores each segment's top label and
 its arousal/valence (the probabilities' place on the circumplex, ``emotion_dims.places``; issue 18)
@@ -33,22 +33,28 @@ import scipy.fft
 import scipy.signal
 
 from harp_desktop.index import speaker_norm
+from harp_desktop.index.asr_states import STATES_PROFILE
 from harp_desktop.index.emotion_dims import places, segment_rows
+from harp_desktop.index.emotion_states import asr_model, asr_states
 from harp_desktop.index.events import _MEL, log_mel
 from harp_desktop.index.voice_quality import VOICE, pool_voice
 from harp_desktop.index.whisper_enc import EncoderStates, encode
 
 SR = 16000
 SPEECH_VERSION = "emo-feat-v3"  # YAMNet + prosody + voice quality (speech_features), unchanged since head v3
-WHISPER_PROFILE, WHISPER_DIM = "tiny.en", 384  # the ASR profile whose encoder the head was trained on
+WHISPER_PROFILE, WHISPER_DIM = "tiny.en", 384  # the encoder heads up to v7 / v8 run per segment (ENCODINGS)
 SHORT_WINDOW_S = 8.0  # FEATURE_V6 (v8 candidate): the encoder runs on the segment itself, equal windows of at most this
 FEATURE_V5 = f"emo-feat-v5-whisper-{WHISPER_PROFILE}"  # speech_features + Whisper states, 30 s padded windows
 FEATURE_V6 = f"emo-feat-v6-whisper-{WHISPER_PROFILE}-unpadded{SHORT_WINDOW_S:g}s"  # the same, unpadded windows
 ENCODINGS = {FEATURE_V5: (30.0, 30.0, False), FEATURE_V6: (SHORT_WINDOW_S, None, True)}  # -> encode(window_s, pad_to, equal)
-# What the shipped head (models/emotion/emotion_head.npz, v7) was trained on. The v8 candidate on FEATURE_V6 is
-# about 15x cheaper in the encoder but lost 0.013 of held-out 8-class accuracy and a dev line's coarse group
-# (models/emotion/REPORT.md, "Head v8 candidate"); a head on either version loads (EmotionModel.encoding).
-FEATURE_VERSION = FEATURE_V5
+# Head v9 (issue 18): the ASR pass's own encoder states (STATES_PROFILE, 30 s windows of joined speech: asr_states,
+# emotion_states), pooled per segment as above; no encoder run of its own.
+FEATURE_V7 = f"emo-feat-v7-asr-{STATES_PROFILE}-states"
+WHISPER_DIMS = {FEATURE_V5: 384, FEATURE_V6: 384, FEATURE_V7: 512}  # the encoder's width for each version
+# What the shipped head (models/emotion/emotion_head.npz, v9) was trained on: no encoder run of the stage's own
+# (29 -> 3.5 CPU-s on dev) at held-out 8-class 0.677 / coarse 0.760 against v7's 0.670 / 0.737 (REPORT.md,
+# "Head v9"). The v8 candidate (FEATURE_V6) lost coarse accuracy and was not shipped; heads on FEATURE_V5 / V6 load.
+FEATURE_VERSION = FEATURE_V7
 _SR8, _W, _HOP, _TMIN, _TMAX, _NFFT = 8000, 200, 80, 16, 134, 512  # YIN at 8 kHz: 25 ms, 60-500 Hz
 _HANN = np.hanning(2 * _W).astype(np.float32)
 PROSODY = [
@@ -56,7 +62,10 @@ PROSODY = [
     "energy_std_db", "energy_range_db", "energy_delta_db", "onsets_per_s", "periodicity",
     "hf_ratio_db", "centroid_khz", "flatness",
 ] + [f"mfcc{i}_{s}" for s in ("mean", "std", "dstd") for i in range(1, 13)]
-N_WHISPER = 2 * WHISPER_DIM
+N_WHISPER = 2 * WHISPER_DIMS[FEATURE_VERSION]  # the shipped head's Whisper block (mean + std)
+# The per-segment tiny.en encodings the training scripts compute themselves (train_emotion.py, train_dimensions.py,
+# compare_speaker_norm.py without --states); v9's Whisper block comes from models/emotion/asr_context.py instead.
+TINY_VERSION, N_WHISPER_TINY = FEATURE_V5, 2 * WHISPER_DIM
 N_FEATURES = 2048 + N_WHISPER + len(PROSODY) + len(VOICE)  # YAMNet mean + std, Whisper mean + std, PROSODY, VOICE
 _DCT = scipy.fft.dct(np.eye(64), type=2, norm="ortho", axis=0)[1:13].T.astype(np.float32)  # MFCC 1-12
 FRAME_S = _HOP / _SR8  # 10 ms per prosody frame
@@ -205,13 +214,13 @@ def span_features(wav16k: np.ndarray, start_s: float, wins: list[tuple[float, fl
     return np.array(out, np.float32)
 
 
-def load_whisper(cpu_threads: int = 1):
-    """The WHISPER_PROFILE faster-whisper model (int8, offline weights from the installed packages)."""
+def load_whisper(cpu_threads: int = 1, profile: str = WHISPER_PROFILE):
+    """The ``profile`` faster-whisper model (int8, offline weights from the installed packages)."""
     from faster_whisper import WhisperModel
 
     from harp_desktop import weights
 
-    return WhisperModel(str(weights.model_path(weights.ASR_PROFILES[WHISPER_PROFILE])), device="cpu",
+    return WhisperModel(str(weights.model_path(weights.ASR_PROFILES[profile])), device="cpu",
                         compute_type="int8", cpu_threads=cpu_threads)
 
 
@@ -236,10 +245,11 @@ class EmotionModel:
             # Speaker normalisation (head v4): columns [spk_start:] z-scored per speaker, shrunk to this prior.
             self.spk = ((int(z["spk_start"]), z["spk_mean"].astype(np.float64), z["spk_var"].astype(np.float64),
                          float(z["spk_n0"])) if "spk_start" in z.files else None)
-        if version not in ENCODINGS:
-            raise ValueError(f"{head_path}: features {version}, this code computes {' or '.join(ENCODINGS)}")
+        if version not in WHISPER_DIMS:
+            raise ValueError(f"{head_path}: features {version}, this code computes {' or '.join(WHISPER_DIMS)}")
         self.feature_version = version
-        self.encoding = ENCODINGS[version]  # whisper_enc.encode's (window_s, pad_to, equal), as the head was trained
+        # whisper_enc.encode's (window_s, pad_to, equal) for a per-segment tiny.en head; None: the ASR pass's states
+        self.encoding = ENCODINGS.get(version)
         self._tagger = tagger  # a YamnetTagger, used only when no embeddings are given
         self._whisper = whisper  # a faster_whisper.WhisperModel of WHISPER_PROFILE; loaded on first predict() if None
 
@@ -266,9 +276,11 @@ class EmotionModel:
             fs = self._tagger.run(np.asarray(wav16k, np.float32), hop_s=0.48, dense_hop_s=None)
             embeddings = fs.embeddings[frames_in(fs.times_s, 0.0, len(wav16k) / SR)]
         if self._whisper is None:
-            self._whisper = load_whisper()
+            self._whisper = load_whisper(profile=WHISPER_PROFILE if self.encoding else STATES_PROFILE)
         wav = np.asarray(wav16k, np.float32)
-        return features(wav, embeddings, encode(self._whisper, wav, *self.encoding).pool(0.0, len(wav) / SR))
+        # A clip heard alone: a v9 head's states come from one zero-padded 30 s window of it, as the last window of
+        # an ASR chunk is padded (whisper_enc.encode's default cut).
+        return features(wav, embeddings, encode(self._whisper, wav, *(self.encoding or ())).pool(0.0, len(wav) / SR))
 
     def predict(self, wav16k: np.ndarray, embeddings: np.ndarray | None = None) -> dict[str, float]:
         f = self.clip_features(wav16k, embeddings)
@@ -287,7 +299,7 @@ def spans(a: float, b: float) -> list[tuple[float, float]]:
 
 
 def segment_states(whisper, audio: np.ndarray, a: float, b: float,
-                   encoding: tuple = ENCODINGS[FEATURE_VERSION]) -> EncoderStates:
+                   encoding: tuple = ENCODINGS[TINY_VERSION]) -> EncoderStates:
     """Whisper encoder states of one segment heard alone (SEGMENT_PAD_S of its own surroundings on each side,
     cut into windows as ``encoding`` says: ENCODINGS[the head's feature version]), times in recording seconds:
     as train_emotion.py encodes a clip."""
@@ -298,12 +310,7 @@ def segment_states(whisper, audio: np.ndarray, a: float, b: float,
 
 def whisper_model(ctx):
     """WHISPER_PROFILE's WhisperModel: the ASR stage's own when it used that profile, else loaded once per process."""
-    from harp_desktop import weights
-    from harp_desktop.index.asr import Transcriber
-
-    key = weights.ASR_PROFILES[WHISPER_PROFILE]
-    threads = ctx.options.cpu_threads
-    return ctx.models.get(f"asr:{key}:{threads}", lambda: Transcriber(weights.model_path(key), None, threads)).model
+    return asr_model(ctx, WHISPER_PROFILE)
 
 
 def run_emotion(ctx) -> dict:
@@ -318,15 +325,17 @@ def run_emotion(ctx) -> dict:
         "SELECT id, start_s, end_s, speaker_id FROM segments WHERE recording_id = ? ORDER BY idx", [ctx.rid])
         if s["end_s"] - s["start_s"] >= MIN_SEGMENT_S]
     plain = [i for i, lab in enumerate(model.labels) if lab in (model.neutral, *NON_EMOTIONAL)]
-    whisper = whisper_model(ctx) if segs else None
+    whisper = whisper_model(ctx) if segs and model.encoding else None
+    kept = asr_states(ctx) if segs and not model.encoding else None  # v9: the ASR pass's states, no encoder run
     feats = []  # per segment: (1 + windows, n_features); the whole segment first
     for i, s in enumerate(segs):
         if i % 20 == 0:
             ctx.check()
             ctx.report(0.9 * i / max(1, len(segs)))
         seg = ctx.audio[int(s["start_s"] * SR): int(s["end_s"] * SR)]
+        states = kept or segment_states(whisper, ctx.audio, s["start_s"], s["end_s"], model.encoding)
         feats.append(span_features(seg, int(s["start_s"] * SR) / SR, spans(s["start_s"], s["end_s"]), times, embs,
-                                   segment_states(whisper, ctx.audio, s["start_s"], s["end_s"], model.encoding)))
+                                   states))
     # Each diarized speaker's statistics come from all their segments (whole-segment rows), labels unknown.
     by_speaker: dict = {}
     for s, f in zip(segs, feats, strict=True):

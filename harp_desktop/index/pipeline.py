@@ -78,6 +78,7 @@ class IndexResult:
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    cpu_seconds: dict[str, float] = field(default_factory=dict)  # process CPU (all threads): wall lies on a shared machine
 
 
 def fingerprints(options: IndexOptions) -> dict[str, str]:
@@ -185,9 +186,10 @@ class Indexer:
                 ctx = StageContext(self.db, self.vectors, rec, self.options, self.models, fps[spec.name],
                                    reporter(spec.name, spec.weight), self.should_stop, audio)
                 ctx.report(0.0)
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 spec.run(ctx)
                 result.seconds[spec.name] = round(time.perf_counter() - t0, 3)
+                result.cpu_seconds[spec.name] = round(time.process_time() - c0, 3)
                 result.ran.append(spec.name)
                 result.notes += ctx.notes
             done_weight += spec.weight

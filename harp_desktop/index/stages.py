@@ -13,6 +13,7 @@ from harp_desktop import weights
 from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index import segments as turns
 from harp_desktop.index.asr import AsrOptions, Transcriber, plan_chunks
+from harp_desktop.index.asr_states import STATES_PROFILE, put_chunk_states
 from harp_desktop.index.context import StageContext
 from harp_desktop.index.diarise import HOP_S as SPEAKER_HOP_S
 from harp_desktop.index.diarise import WINDOW_S as SPEAKER_WINDOW_S  # noqa: F401 -- the stage key reads it here
@@ -108,6 +109,8 @@ def run_asr(ctx: StageContext) -> dict:
                     "language": lang,
                 }
             )
+            if ctx.options.asr_profile == STATES_PROFILE and model.states is not None:
+                put_chunk_states(ctx.db, ctx.rid, i, model.states)  # the emotion head's Whisper features
         finished += sum(r.duration_s for r in chunk)
         ctx.report(finished / total)
     info = {"chunks": len(chunks), "language": language, "model": key, "speech_s": round(total, 2)}

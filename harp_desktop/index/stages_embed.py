@@ -122,8 +122,10 @@ def emotion_key(options) -> str:
     from harp_desktop.index import emotion
 
     # A speaker-normalised head (scored per diarized speaker) changes the weights fingerprint itself; the
-    # Whisper encoder's weights (a fixed ASR profile, whatever the ASR stage uses) are part of the features.
-    whisper = weights.fingerprint(weights.ASR_PROFILES[emotion.WHISPER_PROFILE])
+    # Whisper encoder's weights (a fixed ASR profile, whatever the ASR stage uses: tiny.en per segment up to v7,
+    # base's states for v9) are part of the features. The ASR stage's own fingerprint chains in via segments.
+    profile = emotion.WHISPER_PROFILE if emotion.FEATURE_VERSION in emotion.ENCODINGS else emotion.STATES_PROFILE
+    whisper = weights.fingerprint(weights.ASR_PROFILES[profile])
     return f"{weights.fingerprint('emotion')}:{emotion.FEATURE_VERSION}:{whisper}:w{emotion.WIN_S}/{emotion.WIN_HOP_S}:v1"
 
 

@@ -36,7 +36,7 @@ class EncoderStates:
         idx = np.flatnonzero((self.times >= a) & (self.times <= b))
         if not len(idx):
             idx = np.array([int(np.argmin(np.abs(self.times - (a + b) / 2)))])
-        e = self.states[idx]
+        e = self.states[idx].astype(np.float32)  # states kept by the ASR pass are float16 (asr_states)
         return np.concatenate([e.mean(0), e.std(0)]).astype(np.float32)
 
 

@@ -30,14 +30,30 @@ from fitting import GROUPS, fit, group_confusion, save_npz, speaker_normalise, s
 from train_dimensions import VARIANTS, load  # noqa: E402
 from train_emotion import PLAIN, PLAIN_RHO  # noqa: E402
 
-from harp_desktop.index.emotion import ENCODINGS, FEATURE_VERSION, N_WHISPER, PROSODY, softmax  # noqa: E402
+from harp_desktop.index.emotion import (  # noqa: E402
+    ENCODINGS,
+    FEATURE_V7,
+    PROSODY,
+    combine,
+    softmax,
+)
+from harp_desktop.index.emotion import TINY_VERSION as FEATURE_VERSION  # noqa: E402  (the caches' tiny.en features)
 from harp_desktop.index.speaker_norm import N0, population_prior  # noqa: E402
 from harp_desktop.index.voice_quality import VOICE  # noqa: E402
 
 LABELS = ["neutral", "calm", "happy", "sad", "angry", "fearful", "disgust", "surprised"]
 LAM, ALPHA, BETA = 0.1, 0.15, 0.6
 N_EMB = 2048
-STARTS = {"speech features": N_EMB + N_WHISPER, "speech + Whisper": N_EMB}
+SPEECH = len(PROSODY) + len(VOICE)  # the speech features after the Whisper block
+
+
+def n_whisper(d: dict) -> int:
+    """Width of the Whisper block of d's rows (tiny.en: 2 x 384; the ASR profile's states, --states: base 2 x 512)."""
+    return d["X"].shape[1] - N_EMB - SPEECH
+
+
+def starts(d: dict) -> dict[str, int]:
+    return {"speech features": N_EMB + n_whisper(d), "speech + Whisper": N_EMB}
 SHIP_ROW = "z-score speech features, balanced reference"  # the recipe write_head writes (head v7, v8)
 
 
@@ -60,7 +76,7 @@ def stressed(d: dict, train: np.ndarray, start: int) -> np.ndarray:
 
 def centred_whisper(d: dict) -> np.ndarray:
     X = d["X"].copy()
-    sl = slice(N_EMB, N_EMB + N_WHISPER)
+    sl = slice(N_EMB, N_EMB + n_whisper(d))
     for a in np.unique(d["actor"]):
         m = d["actor"] == a
         X[m, sl] -= X[m & (d["variant"] == 0), sl].mean(0)
@@ -76,7 +92,7 @@ def loao(d: dict, make, out: Path | None = None) -> tuple[float, float, np.ndarr
     for a in np.unique(d["actor"][canon]):
         tr, te = d["actor"] != a, canon & (d["actor"] == a)
         X = make(tr)
-        mu, sd = standardise_w(X[tr], N_EMB, ALPHA, N_WHISPER, BETA)
+        mu, sd = standardise_w(X[tr], N_EMB, ALPHA, n_whisper(d), BETA)
         W, b = fit((X[tr] - mu) / sd, y[tr], len(LABELS), LAM, d["extra"][tr], PLAIN_RHO)
         logits[te] = ((X[te] - mu) / sd) @ W + b
     acc = float((logits[canon].argmax(1) == y[canon]).mean())
@@ -90,16 +106,17 @@ def loao(d: dict, make, out: Path | None = None) -> tuple[float, float, np.ndarr
     return acc, gacc, gcm
 
 
-def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_from: Path | None = None) -> None:
+def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_from: Path | None = None,
+               note: str = "") -> None:
     """The speaker-normalised candidate on all actors, in the npz layout EmotionModel reads (spk_* arrays);
     temperature and deployment prior copied from the shipped head (or ``temperature_from``); ``version``: the
     feature version (Whisper encoding) the rows of d were computed with."""
-    start = STARTS["speech features"]
+    start = starts(d)["speech features"]
     canon = (d["variant"] == 0) & ~d["extra"]
     prior = population_prior(d["X"][canon, start:], d["actor"][canon])
     X = speaker_normalise(d["X"], d["actor"], d["variant"], np.isin(d["emo"], PLAIN), start, prior, 0)
     y = np.array([LABELS.index(str(e)) for e in d["emo"]])
-    mu, sd = standardise_w(X, N_EMB, ALPHA, N_WHISPER, BETA)
+    mu, sd = standardise_w(X, N_EMB, ALPHA, n_whisper(d), BETA)
     W, b = fit((X - mu) / sd, y, len(LABELS), LAM, d["extra"], PLAIN_RHO)
     with np.load(temperature_from or Path(__file__).with_name("emotion_head.npz")) as z:
         temperature, log_prior = z["temperature"], z["log_prior"]
@@ -110,8 +127,24 @@ def write_head(d: dict, path: Path, version: str = FEATURE_VERSION, temperature_
              prosody=np.array(PROSODY + VOICE), provenance=np.array(
                  "speaker-normalised candidate (issue 18), RAVDESS ser-train actors (CC BY-NC-SA 4.0, non-commercial) "
                  f"+ flite plain TTS; models/emotion/compare_speaker_norm.py lambda {LAM} alpha {ALPHA} beta {BETA}; "
-                 f"features {version}"))
+                 f"features {version}{note}"))
     print(f"wrote {path}")
+
+
+def with_states(d: dict, files: list[Path]) -> dict:
+    """d with the Whisper block replaced by asr_context.py's states; files after the first add context variants
+    (same speech features, other neighbours and window places) as training rows with variant 1, 2, ..."""
+    assert not (d["variant"] > 0).any(), "states are of the canonical clips (--variants 1)"
+    speech = np.concatenate([d["X"][:, :N_EMB], d["X"][:, N_EMB + n_whisper(d):]], axis=1)
+    parts = []
+    for v, f in enumerate(files):
+        with np.load(f) as z:
+            wx = np.concatenate([z["WX"], z["PX"]])
+        assert len(wx) == len(speech)
+        part = {k: np.asarray(val) for k, val in d.items()}
+        part["X"], part["variant"] = combine(speech, wx), np.full(len(wx), v)
+        parts.append(part)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def main() -> None:
@@ -128,12 +161,20 @@ def main() -> None:
                     help="head whose temperature and deployment prior the written head copies (default: the shipped one)")
     ap.add_argument("--loao-out", type=Path, default=None,
                     help="write the 'z-score speech features, balanced reference' row's held-out probabilities here")
+    ap.add_argument("--states", type=Path, nargs="+", default=None,
+                    help="asr_context.py outputs: replace the Whisper block by the ASR model's states of each clip "
+                         "heard in a joined 30 s window (the head v9 candidate); the first file's rows are scored, "
+                         "each further file (another --seed) adds training rows as variants 1, 2, ... (needs --variants 1)")
     args = ap.parse_args()
     d = load(args.ser_dir, args.cache, args.plain, 0, args.variants, args.features)
+    if args.states:
+        d = with_states(d, args.states)
     if args.write_head:
-        write_head(d, args.write_head, args.features, args.temperature_from)
+        note = (f"; Whisper block: the ASR model's states of each clip in joined 30 s windows (asr_context.py), "
+                f"{len(args.states)} context variants: {', '.join(p.name for p in args.states)}") if args.states else ""
+        write_head(d, args.write_head, FEATURE_V7 if args.states else args.features, args.temperature_from, note)
     rows = {"none (shipped recipe)": lambda tr: d["X"]}
-    for name, start in STARTS.items():
+    for name, start in starts(d).items():
         rows[f"z-score {name}, balanced reference"] = lambda tr, s=start: normalised(d, tr, s)
         rows[f"z-score {name}, 75% plain reference (stress)"] = lambda tr, s=start: stressed(d, tr, s)
     xc = centred_whisper(d)

@@ -31,7 +31,8 @@ from fitting import GROUPS, fit, standardise_w  # noqa: E402
 from train_dimensions import VARIANTS, load  # noqa: E402
 from train_emotion import PLAIN_RHO  # noqa: E402
 
-from harp_desktop.index.emotion import N_WHISPER, softmax  # noqa: E402
+from harp_desktop.index.emotion import N_WHISPER_TINY as N_WHISPER  # noqa: E402  (its caches: tiny.en features)
+from harp_desktop.index.emotion import softmax  # noqa: E402
 from harp_desktop.index.emotion_dims import cue_score, cue_similarity  # noqa: E402
 
 LABELS = ["neutral", "calm", "happy", "sad", "angry", "fearful", "disgust", "surprised"]

@@ -42,7 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fitting import save_npz, standardise_w  # noqa: E402
 from train_emotion import PLAIN_RHO, combine, extract, extract_plain  # noqa: E402
 
-from harp_desktop.index.emotion import FEATURE_VERSION, N_WHISPER, softmax  # noqa: E402
+from harp_desktop.index.emotion import N_WHISPER_TINY as N_WHISPER  # noqa: E402  (tiny.en features)
+from harp_desktop.index.emotion import TINY_VERSION as FEATURE_VERSION  # noqa: E402
+from harp_desktop.index.emotion import softmax  # noqa: E402
 from harp_desktop.index.emotion_dims import AXES, CIRCUMPLEX, INTENSITY, NORMAL_SCALE, derived_truth, expected  # noqa: E402
 
 VARIANTS = 1  # canonical clips only (the class head's variant 0: same seeds); more variants cost Whisper time

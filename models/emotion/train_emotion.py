@@ -46,8 +46,6 @@ from harp_desktop import weights  # noqa: E402
 from harp_desktop.index.emotion import (  # noqa: E402
     ENCODINGS,
     FEATURE_V5,
-    FEATURE_VERSION,
-    N_WHISPER,
     PROSODY,
     SPEECH_VERSION,
     SR,
@@ -58,6 +56,8 @@ from harp_desktop.index.emotion import (  # noqa: E402
     softmax,
     speech_features,
 )
+from harp_desktop.index.emotion import N_WHISPER_TINY as N_WHISPER  # noqa: E402  (this script: tiny.en features)
+from harp_desktop.index.emotion import TINY_VERSION as FEATURE_VERSION  # noqa: E402
 from harp_desktop.index.events import YamnetTagger  # noqa: E402
 from harp_desktop.index.speaker_norm import N0, population_prior  # noqa: E402
 from harp_desktop.index.voice_quality import VOICE  # noqa: E402

@@ -11,11 +11,14 @@ from harp_desktop.api import Library
 from harp_desktop.index.emotion import (
     ENCODINGS,
     FEATURE_V6,
+    FEATURE_V7,
     FEATURE_VERSION,
     N_FEATURES,
     N_WHISPER,
+    N_WHISPER_TINY,
     PROSODY,
     SR,
+    WHISPER_DIMS,
     EmotionModel,
     features,
     frames_in,
@@ -112,10 +115,10 @@ def test_whisper_states_are_pooled_inside_the_segment_and_its_window_only(whispe
     rec[int(31 * SR): int(31 * SR) + len(x)] = x  # window 1: the segment's speech
     seg = (31.0, 34.0)  # both ends 10 ms from a state centre: no rounding at the edges
     full = encode(whisper, rec)
-    assert full.states.shape[1] == N_WHISPER // 2 and np.all(np.diff(full.times) > 0)
+    assert full.states.shape[1] == N_WHISPER_TINY // 2 and np.all(np.diff(full.times) > 0)
     assert full.times[0] == pytest.approx(0.01) and full.times[-1] < 40.0
     v = full.pool(*seg)
-    assert v.shape == (N_WHISPER,) and np.isfinite(v).all()
+    assert v.shape == (N_WHISPER_TINY,) and np.isfinite(v).all()
     alone = encode(whisper, rec[int(WINDOW_S * SR):])  # the same window encoded by itself, times from 0
     assert np.allclose(v, alone.pool(seg[0] - WINDOW_S, seg[1] - WINDOW_S), atol=1e-5)
     changed = rec.copy()
@@ -150,7 +153,7 @@ def test_unpadded_encoding_keeps_one_state_per_20_ms_of_real_audio(whisper):
     sig = np.tile(x, int(np.ceil(11 * SR / len(x))))[: int(11 * SR)]
     window_s, pad_to, equal = ENCODINGS[FEATURE_V6]
     st = encode(whisper, sig, window_s, pad_to, equal)
-    assert st.states.shape == (len(st.times), N_WHISPER // 2) and np.isfinite(st.states).all()
+    assert st.states.shape == (len(st.times), N_WHISPER_TINY // 2) and np.isfinite(st.states).all()
     assert np.all(np.diff(st.times) > 0) and st.times[-1] < len(sig) / SR
     assert len(st.times) == pytest.approx(len(sig) / SR / 0.02, abs=2)
     (_, a1), (b0, _) = windows(len(sig), window_s, equal)  # two windows of 5.5 s
@@ -161,9 +164,11 @@ def test_unpadded_encoding_keeps_one_state_per_20_ms_of_real_audio(whisper):
 
 
 def test_shipped_head_names_the_feature_version(model):
-    """FEATURE_VERSION is what the shipped head was trained on, and the stage encodes as that head says."""
-    assert model.feature_version == FEATURE_VERSION
-    assert model.encoding == ENCODINGS[FEATURE_VERSION]
+    """FEATURE_VERSION is what the shipped head was trained on, and the stage gets its states as that head says:
+    v9 (issue 18) reads the ASR pass's base-encoder states (no per-segment encoding: encoding None)."""
+    assert model.feature_version == FEATURE_VERSION == FEATURE_V7
+    assert model.encoding is None and ENCODINGS.get(FEATURE_VERSION) is None
+    assert model.W.shape[0] == N_FEATURES == 2048 + 2 * WHISPER_DIMS[FEATURE_V7] + len(PROSODY) + 49
 
 
 def test_head_matches_manifest_and_gives_probabilities(model):

@@ -33,8 +33,8 @@ def test_population_prior_adds_the_spread_between_speakers():
 
 
 def test_shipped_head_normalises_only_the_speech_features():
-    """v7 ships (issue 18, models/emotion/REPORT.md): the 99 speech features are z-scored per speaker; the YAMNet
-    and Whisper blocks are left as they are."""
+    """v7's normalisation ships in v9 (issue 18, models/emotion/REPORT.md): the 99 speech features are z-scored per
+    speaker; the YAMNet and Whisper blocks are left as they are."""
     model = EmotionModel(weights.model_file("emotion", "emotion_head.npz"))
     feats = np.random.default_rng(1).normal(0, 1, (3, N_FEATURES)).astype(np.float32)
     start = 2048 + N_WHISPER

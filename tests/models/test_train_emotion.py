@@ -15,8 +15,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from harp_desktop.index.emotion import N_FEATURES, N_WHISPER, EmotionModel
+from harp_desktop.index.emotion import N_WHISPER_TINY, PROSODY, EmotionModel
+from harp_desktop.index.voice_quality import VOICE
 from tests.conftest import DATA, REPO
+
+N_FEATURES = 2048 + N_WHISPER_TINY + len(PROSODY) + len(VOICE)  # train_emotion.py computes tiny.en features
 
 SCRIPT = REPO / "models" / "emotion" / "train_emotion.py"
 CLIPS = ["speaker_a_1", "speaker_a_2", "speaker_b_1", "speaker_b_2"]
@@ -85,7 +88,7 @@ def test_speaker_normalised_training_is_deterministic_and_writes_speaker_statist
     assert "stress_accuracy" in out
     assert (a / "head.npz").read_bytes() == (b / "head.npz").read_bytes()
     model = EmotionModel(a / "head.npz")
-    start = 2048 + N_WHISPER  # the speech features after the YAMNet and Whisper blocks
+    start = 2048 + N_WHISPER_TINY  # the speech features after the YAMNet and Whisper blocks
     assert model.spk is not None and model.spk[0] == start and len(model.spk[1]) == model.W.shape[0] - start
     assert "Speaker normalisation" in (a / "REPORT.md").read_text()
 
