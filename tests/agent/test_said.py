@@ -105,3 +105,14 @@ def test_everyday_words_for_the_same_person_meet(a, b):
 ])
 def test_a_reply_clause_is_a_speech_act(question, clause):
     assert bool(said.AFTER_CLAUSE.search(question)) == clause
+
+
+@pytest.mark.parametrize(("question", "reads"), [
+    ("In the waiting room, what is the man reading out loud about?", True),
+    ("What is being read aloud before the consultation?", True),
+    ("What is the woman reading from the newspaper?", True),
+    ("What reading did her thermometer give?", False),
+    ("Did the doctor read out the blood results?", False),  # a value read out, not a text read aloud
+])
+def test_a_reading_aloud_is_told_from_other_speech(question, reads):
+    assert bool(said.READING.search(question)) == reads

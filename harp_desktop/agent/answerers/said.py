@@ -72,6 +72,9 @@ AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight a
                           r"patient|husband|wife|he|she|they)\s+((?:has |had |is |was |just )?(?:says?|said|tells?|told|"
                           r"explains?|explained|mentions?|mentioned|asks?|asked|suggests?|suggested|reassures?|reassured|"
                           r"confirms?|confirmed|breaks?|broke|announces?|announced|gives?|gave)\b.*)$", re.I)
+# Reading aloud from a text ("what is the man reading out loud?"), not a value read out ("read out the results").
+READING = re.compile(r"\bread(s|ing)? (aloud|out loud)\b|\bbeing read\b|\breading (from )?(the|a|his|her) (paper|newspaper|"
+                     r"book|magazine|story|article)\b|\bread(s|ing)? from\b", re.I)
 # A speaker naming themselves: the strongest sign of a turn that answers "what are their names?".
 INTRO = re.compile(r"\b(?i:I'm|I am|this is|it's|my name is|call me|here's) [A-Z][a-z]+")
 MAX_FIRST = 220
@@ -141,6 +144,11 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     if role is None and ctx.spec.subject.kind == "anyone" and CLINICIAN_ACTS & set(_asked_kinds(question)):
         role = "clinician"  # "what's the most likely diagnosis?": the clinician's words, not a relative's history
     who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
+    if READING.search(question):
+        # "What is the man reading out loud?": the voice that reads (a long stretch nobody answers), of those asked.
+        readers = {lab for lab in ctx.roles if "reading aloud" in (ctx.describe_voice(lab) or "")}
+        if readers and (who is None or readers & who):
+            who = readers & who if who else readers
     if who is not None and lx.RELATION.search(ctx.spec.subject.name or "") and not _speaks(question):
         # "How old was his mother when...", "does her husband have a cold?": a relative the question is about,
         # not one whose words it asks for; the patient often tells it. Their words count, nobody's less.
@@ -313,6 +321,11 @@ def answer(ctx: AnswerContext) -> Result:
         return Result("Not found", f"Nothing said {ctx.window_words()} answers this.", [],
                       {"kind": "speech", "terms": ctx.spec.terms}, False)
     best_score, best = ranked[0]
+    if READING.search(ctx.spec.question) and "reading aloud" in (ctx.describe_voice(ctx.label_of(best) or "") or ""):
+        # What a reading is about is where it starts (the headline, the title), then what follows.
+        start = min((s for _, s in ranked if ctx.label_of(s) == ctx.label_of(best)), key=lambda s: s["start_s"])
+        ranked = [(best_score, start)] + [x for x in ranked if x[1]["id"] != start["id"]]
+        best = start
     gives = [g for _, g in wanted(ctx.spec.question)]
     giving = _giving(ctx, ranked, gives)
     if giving is not None:
