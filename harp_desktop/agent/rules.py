@@ -167,3 +167,17 @@ def rule_plan(question: str, duration_s: float, has_cue: bool) -> Plan:
     if window:
         plan.notes.append(f"time window {window.text!r} -> {start:.0f}-{end:.0f} s")
     return plan
+
+
+# The words that name one side of a quality when a speaker describes the sound ("a dry cough").
+DESCRIBED = {"wet or dry": {"dry": "dry", "non-productive": "dry", "wet": "wet", "productive": "wet", "chesty": "wet"},
+             "inspiratory or expiratory": {"inspiratory": "inspiratory", "expiratory": "expiratory"}}
+
+
+def described_side(quality: str, sentences: list[str]) -> str | None:
+    """The one side of ``quality`` the sentences name ("it's completely dry" -> "dry"), or None when they
+    name none or both. "not dry" / "isn't wet" name nothing: a negation among the three words before drops it."""
+    sides = {v for s in sentences for w, v in DESCRIBED.get(quality, {}).items()
+             if re.search(rf"(?<![\w-]){w}\b", s.lower())
+             and not re.search(rf"\b(not|no|never|isn't|wasn't|aren't)\W+(\w+\W+){{0,2}}{w}\b", s.lower())}
+    return sides.pop() if len(sides) == 1 else None

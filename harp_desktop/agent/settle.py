@@ -12,7 +12,7 @@ from rapidfuzz import fuzz
 
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.plan import Plan
-from harp_desktop.agent.rules import SOUND_QUALITIES, SPEAKER_COUNT
+from harp_desktop.agent.rules import SOUND_QUALITIES, SPEAKER_COUNT, described_side
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
@@ -189,9 +189,6 @@ VOICE_WORDS = re.compile(r"\b(voice|sound\w*|tone|heard|hear)\b", re.I)
 
 
 CANNOT_TELL = "Cannot tell from the sound"
-_DESCRIBED = {"wet or dry": {"dry": "dry", "non-productive": "dry", "wet": "wet", "productive": "wet",
-                             "chesty": "wet"},
-              "inspiratory or expiratory": {"inspiratory": "inspiratory", "expiratory": "expiratory"}}
 
 
 def settle_quality(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool]:
@@ -215,9 +212,6 @@ def settle_quality(plan: Plan, evidence: list[Evidence]) -> tuple[str, str, bool
                f"is {plan.quality}.")
     if said:
         why += " What was said about it: " + "; ".join(f'"{s[:120]}" {span(e)}' for s, e in said[:3]) + "."
-    # "not dry" / "isn't wet" name nothing: a negation among the three words before drops the mention.
-    words = {v for s, _ in said for w, v in _DESCRIBED.get(plan.quality, {}).items()
-             if re.search(rf"(?<![\w-]){w}\b", s.lower())
-             and not re.search(rf"\b(not|no|never|isn't|wasn't|aren't)\W+(\w+\W+){{0,2}}{w}\b", s.lower())}
-    first = CANNOT_TELL + (f" (described as {words.pop()})" if len(words) == 1 else "")
+    side = described_side(plan.quality, [s for s, _ in said])
+    first = CANNOT_TELL + (f" (described as {side})" if side else "")
     return first, why, False

@@ -10,6 +10,8 @@ import re
 
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.rules import described_side
+from harp_desktop.agent.settle import CANNOT_TELL
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
@@ -78,12 +80,6 @@ def answer(ctx: AnswerContext) -> Result:
     return Result("Yes", f"{name.capitalize()}{who} can be heard {where} at {cites(items)}.", items, claim)
 
 
-CANNOT_TELL = "Cannot tell from the sound"
-# The words that name one side of a quality when a speaker describes the sound ("a dry cough").
-DESCRIBED = {"wet or dry": {"dry": "dry", "non-productive": "dry", "wet": "wet", "productive": "wet", "chesty": "wet"},
-             "inspiratory or expiratory": {"inspiratory": "inspiratory", "expiratory": "expiratory"}}
-NEGATED = r"\b(not|no|never|isn't|wasn't|aren't)\W+(\w+\W+){{0,2}}{w}\b"
-
 
 def quality(ctx: AnswerContext, which: str, pattern: str) -> Result:
     """"Are the coughs wet or dry?": no model here measures what a sound is like, so the answer says so,
@@ -107,8 +103,6 @@ def quality(ctx: AnswerContext, which: str, pattern: str) -> Result:
     if said:
         why += " What was said about it: " + "; ".join(f'"{s[:120]}" {span(e)}'
                                                       for (s, _), e in zip(said[:3], quoted, strict=True)) + "."
-    # "not dry" / "isn't wet" name nothing: a negation among the three words before drops the mention.
-    words = {v for s, _ in said for w, v in DESCRIBED.get(which, {}).items()
-             if re.search(rf"(?<![\w-]){w}\b", s.lower()) and not re.search(NEGATED.format(w=w), s.lower())}
-    first = CANNOT_TELL + (f" (described as {words.pop()})" if len(words) == 1 else "")
+    side = described_side(which, [s for s, _ in said])
+    first = CANNOT_TELL + (f" (described as {side})" if side else "")
     return Result(first, why, heard + quoted, {"kind": "event", "label": label}, False)
