@@ -168,7 +168,23 @@ def find_cues(tokens: list[str], spans: list[tuple[int, int]]) -> list[Cue]:
     # A sentence-initial "No," / "Yes," answers the question; it is not a cue over the sentence.
     if cues and cues[0].start == 0 and tokens[0] in ("no", "nope", "nah") and len(tokens) > 1 and tokens[1] in ",.":
         cues.pop(0)
-    return [c for c in cues if c.kind != "pseudo"]
+    return [c for c in cues if c.kind != "pseudo" and not _intensifies_match(tokens, c, spans, cues)]
+
+
+_NEGATORS = frozenset("no not never can't cannot don't won't isn't haven't hardly".split())
+
+
+def _intensifies_match(tokens: list[str], cue: Cue, spans: list[tuple[int, int]], cues: list[Cue]) -> bool:
+    """A bare "at all" only strengthens the negation before it; when that negation is part of a
+    concept's own words ("no appetite at all", "not eating much at all", "can't sleep at all") it
+    strengthens the complaint, not a denial of it."""
+    if tuple(tokens[cue.start : cue.end]) != ("at", "all"):
+        return False
+    before = [(a, b) for a, b in spans if b <= cue.start and _NEGATORS & set(tokens[a:b])]
+    if not before:
+        return False
+    end = max(b for _, b in before)
+    return not any(c.kind == "neg" and end <= c.start < cue.start for c in cues)
 
 
 def clause_ids(tokens: list[str]) -> list[int]:

@@ -45,3 +45,22 @@ def test_ordinary_denials_still_deny(text):
 ])
 def test_a_soft_no_taken_back_at_once_is_a_yes(answer, polarity):
     assert answer_polarity(tokenize(answer)) == polarity
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("Honestly I'm not eating much at all these days.", "not eating much"),
+    ("I've got no appetite at all.", "no appetite"),
+    ("I can't sleep at all at the moment.", "can't sleep"),
+    ("He's not hungry at all since Tuesday.", "not hungry"),
+])
+def test_at_all_after_a_negative_concept_strengthens_the_complaint(text, phrase):
+    assert status_of(text, phrase) == "affirmed"
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("No, no appetite problems at all.", "appetite problems"),
+    ("I haven't had any chest pain at all.", "chest pain"),
+    ("Not breathless at all, no.", "breathless"),
+])
+def test_at_all_still_strengthens_a_denial(text, phrase):
+    assert status_of(text, phrase) == "negated"
