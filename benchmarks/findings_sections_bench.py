@@ -5,7 +5,7 @@
 Default recordings: the dev recording and the two bank consultations (each AUDIO needs its
 AUDIO.truth.json beside it and must be indexed in DIR already; this reads, never indexes).
 Truth kinds: a section named consultation* is a consultation, phone* a phone call, anything
-else (waiting rooms) unrelated speech, except the clips the truth marks as a telephone
+else (waiting rooms) unrelated speech, dictation* a dictation, except the clips the truth marks as a telephone
 conversation (the dev recording's overheard call inside its waiting room), which are phone
 calls. Per recording it prints the found sections, each truth section with how its speech
 time was labelled, and the agreement over all truth speech time (each 0.1 s of speech
@@ -28,7 +28,7 @@ STEP = 0.1
 
 def truth_kind(name: str) -> str:
     return "consultation" if name.startswith("consultation") else "phone_call" if name.startswith("phone") \
-        else "unrelated"
+        else "dictation" if name.startswith("dictation") else "unrelated"
 
 
 def telephone(item: dict) -> bool:

@@ -37,7 +37,12 @@ SCHEDULED = re.compile(r"^(?!.*\b(tells?|told|says?|said|gives?|gave|mentions?|e
                        r"informs?|breaks?)\b)\s*(?:(?:so|and|ok|okay|right|then|now|but|well)\W+)?(?:[^,?]{0,80},\s*)?when (is|was|will|are|does|did|do|should|has)\b.{0,40}\b(appointment|follow-?up|"
                        r"review|test|scan|x-?ray|visit|operation|surgery|results?|booking|slot|booked|scheduled|arranged|due|"
                        r"planned|see (her|him|them|you|me) again|come back|return|next)\b"
-                       r"(?!.{0,30}\b(mentioned|said|discussed|heard|brought up|talk\w*|asked))", IC)
+                       r"(?!.{0,30}\b(mentioned|said|discussed|heard|brought up|talk\w*|asked))"
+                       # "books the child in - for what time?", "what day is the blood test booked for?": the time said
+                       r"|\b(for|at|on) what (time|day|date)(/(time|day|date))?\b.{0,40}?\b(book\w*|appointment|arrang\w*|slot|scheduled)\b"
+                       r"|\b(book\w*|arrang\w*|appointment|follow-?up|review|slot)\b.{0,50}?\b((for|at|on) )?what (time|day|date)\b"
+                       r"|\bwhat (time|day|date)(/(time|day|date))? (is|was|did|does|will) (the|her|his|their|they|he|she)\b.{0,40}?"
+                       r"\b(appointment|book\w*|follow-?up|review|slot|scheduled|arrang\w*|come back|due)\b", IC)
 # "How many years did she smoke?" asks for a quantity that was said, not for a count of moments.
 SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", IC)
 SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
@@ -174,8 +179,11 @@ PATIENT = re.compile(r"\b(the |our |this )?patient'?s?\b(?!'?s? (husband|wife|pa
                      r"relative|carer|friend|companion|grandson|granddaughter|child|children|baby|brother|sister)\b)|\bthe (man|woman|lady|gentleman|person) (being seen|who is ill|"
                      r"with the (cough|symptoms))\b", IC)
 CLINICIAN = re.compile(r"\b(the |a )?(doctor|clinician|gp|physician|nurse|practitioner|medic|consultant|dr)\b", IC)
-RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
-                      r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister)\b", IC)
+# A parent ringing about a child: "the little boy", "her youngest", "the toddler" are who, not what.
+RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )((?:little|young|youngest|eldest|older|younger|baby) )?"
+                      r"(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
+                      r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister|"
+                      r"boy|girl|kid|toddler|infant|lad|little one|youngest|eldest)\b", IC)
 NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
 SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) "
                         r"(?:(?:in|on|from|near|by|at) (?:the |a )?(?!\d)[a-z]+ )?(?:(?:first |who is |who was |that is )?"
@@ -218,7 +226,10 @@ MENTION_ACT = re.compile(r"\b(mention\w*|says?|said|asks?|asked|talks? about|tal
 SECTION_WORDS = {
     "consultation": re.compile(r"\b(consultation|appointment|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
                                r"check-?up|in the (clinic|surgery|room))\b"),
-    "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe call\b"),
+    "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ([a-z]+[- ])?call\b"
+                             r"|\b(triage|video) (call|consultation)\b"),
+    # The clinician's letter or notes spoken alone after the patient left.
+    "dictation": re.compile(r"\bdictat\w*|\bfor the (notes|record)\b|\b(summary|clinic|referral) letter\b"),
     "unrelated": re.compile(r"\bwaiting room\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
                             r"\bafter the consultation\b"),
 }
@@ -407,7 +418,7 @@ SHORTHAND = [
     (r"\bURTI\b", "upper respiratory tract infection"), (r"\bLRTI\b", "chest infection"), (r"\bUTI\b", "urine infection"),
     (r"\bLOC\b", "loss of consciousness"), (r"\bPR bleed\w*", "rectal bleeding"), (r"\bca\b(?=\s*[?.,]|\s*$)", "cancer"),
     (r"\b(bowel|breast|lung|prostate|skin) ca\b", r"\1 cancer"), (r"\bpts?\b", "patient"), (r"\bdocs?\b", "doctor"),
-    (r"\bconsult\b", "consultation"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
+    (r"\bconsult\b", "consultation"), (r"\bappts?\b", "appointment"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
     (r"\bsecs\b", "seconds"), (r"\babdo\b", "abdominal"), (r"\bresp\b", "respiratory"), (r"\bobs\b", "observations"),
     (r"\bw/", "with "), (r"\bw/o\b", "without"), (r"\bb/c\b", "because"), (r"\bpls\b", "please"), (r"\bwht\b", "what"),
 ]

@@ -20,7 +20,7 @@ OPERATIONS = ("exists", "when_first", "when_all", "count", "describe", "emotion_
               "what_said")
 TARGETS = ("speech", "event", "emotion", "arousal", "valence", "dominance", "voice", "speakers")
 SUBJECTS = ("anyone", "patient", "clinician", "other", "cue", "named", "at_time", "gender")
-SECTIONS = ("consultation", "phone_call", "unrelated")
+SECTIONS = ("consultation", "phone_call", "dictation", "unrelated")
 MODES = ("reported", "exhibited", "either")
 
 
@@ -113,6 +113,8 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     timed = [pos for pos, sub in found if sub.kind == "at_time"]
     found = [(pos, sub) for pos, sub in found if not (
         (sub.kind == "gender" and any(0 <= t - pos <= 6 for t in timed))
+        # "The woman with this voice": the clip says who; her gender only describes her.
+        or (sub.kind in ("gender", "anyone") and any(c.kind == "cue" and 0 < cpos - pos <= 20 for cpos, c in found))
         or (sub.kind == "cue" and timed and not has_speaker_cue))]
     found.sort(key=lambda x: x[0])
     uniq: list[Subject] = []
@@ -202,6 +204,18 @@ def _other_concepts(q: str, event: str) -> list[str]:
     return [c for c in mentioned_concepts(lx.SCENE.sub(" ", _unquoted(q))) if c not in own]
 
 
+def _in_concept_phrase(u: str, feeling: re.Pattern) -> bool:
+    """Whether the feeling word belongs to a clinical term of several words ("are the panic attacks still
+    happening?", "any anxiety disorder?"): a condition talked about, not a feeling heard in a voice."""
+    try:
+        from harp_desktop.findings.vocab import load, tokenize
+    except ImportError:
+        return False
+    toks = tokenize(u)
+    return any(m.how != "probe" and m.end - m.start > 1 and any(feeling.search(t) for t in toks[m.start:m.end])
+               for m in load().match(toks))
+
+
 def _names_symptom(q: str) -> bool:
     """Whether the question names a symptom of the findings vocabulary ("significant weight loss?" is
     about weight loss, not a weight reading)."""
@@ -247,7 +261,7 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     if op == "emotion_at":
         return "emotion"
     if emotion and (lx.SOUNDS_LIKE.search(u) or op in ("when_first", "when_all", "count")) \
-            and not lx.SAID_ABOUT.search(u):
+            and not lx.SAID_ABOUT.search(u) and not _in_concept_phrase(u, lx.EMOTIONS[emotion]):
         return "emotion"
     if spec.cues.get("speaker") and op in ("exists", "when_first", "when_all") and not event:
         return "voice"
@@ -300,6 +314,9 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     # Topic words only: the window's own words ("near the end") and the subject's are not the topic.
     framing = set(lx.content_terms(spec.window_text or "")) | {"end", "start", "beginning", "near", "first", "last",
                                                                  "final", "minute", "minutes", "seconds"}
+    if spec.section == "dictation":  # "in her dictated letter": where it was said, not what
+        framing |= set(lx.content_terms(" ".join(m.group(0) for m in lx.SECTION_WORDS["dictation"].finditer(u_scope))))
+        framing |= {"letter", "dictation", "dictated", "dictate", "dictates", "dictating", "notes"}
     spec.terms = [t for t in lx.content_terms(lx.SCENE.sub(" ", u_scope)) if t not in framing]
     if spec.target == "event" and spec.event is None and cues.get("sound"):
         spec.event = None  # the clip's own sound class is read at answer time

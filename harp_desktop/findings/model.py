@@ -13,7 +13,7 @@ STATUSES = ("affirmed", "negated", "historical", "hypothetical", "family", "unce
 ROLES = ("patient", "clinician", "other")
 CATEGORIES = ("respiratory", "cardiovascular", "gastrointestinal", "musculoskeletal", "ENT", "neurological",
               "general", "mental health", "skin", "genitourinary", "endocrine", "other")
-SECTION_KINDS = ("consultation", "phone_call", "unrelated")
+SECTION_KINDS = ("consultation", "phone_call", "dictation", "unrelated")
 
 
 @dataclass

@@ -7,7 +7,8 @@ by the other voice: a man reading a newspaper aloud to his neighbour ("fever gri
 two-voice exchange heard through a telephone band (``band.phone_like``), whatever its words
 and whoever speaks: the patient ringing the surgery after the consultation is a phone call,
 not more consultation. Without audio, a non-clinical exchange is taken for a call, with less
-confidence. Everything else that is speech (a waiting room, a radio, a reading) is unrelated.
+confidence. A dictation is one clinical voice alone, the clinician's letter or notes
+(``_dictations``). Everything else that is speech (a waiting room, a radio, a reading) is unrelated.
 Findings come from consultations and from clinical phone calls (``clinical_sections``).
 ``dialogue_span`` (the longest two-voice exchange) is what the agent used before sections
 existed; ``agent/from_evidence.py`` still narrows its searches with it.
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -25,6 +27,7 @@ from harp_desktop.findings.band import band_measures, high_ceiling, phone_band, 
 from harp_desktop.findings.companions import companions
 from harp_desktop.findings.model import Section
 from harp_desktop.findings.questions import asks
+from harp_desktop.findings.vocab import load, tokenize
 
 DIALOGUE = re.compile(r"\b(consultation|appointment|visit|examination|interview)\b", re.I)
 MAX_GAP_S = 6.0  # a longer silence ends the exchange
@@ -40,6 +43,10 @@ REJOIN_MAX_S = 300.0  # two parts of a consultation this close, with its voices 
 REJOIN_SHARE = 0.7  # ... when its two main voices speak this share of the speech between them
 MONOLOGUE_SHARE = 0.8  # one voice with this share of an exchange's speech time is reading or telling
 MONOLOGUE_MIN_QA = 2  # ... unless the other voice answers this many of its questions
+DICTATION_MIN_S = 20.0  # a clinician's letter or notes spoken alone lasts at least this
+DICTATION_SHARE = 0.5  # ... with this share of its turns clinical (a newspaper's symptom words are fewer)
+DICTATION = re.compile(r"\b(dictat\w*|letter|for the (notes|record|file)|dear (dr|doctor)|yours sincerely|"
+                       r"presenting complaint|impression|end of (dictation|letter))\b", re.I)
 
 # Words a consultation uses and small talk, a novel or a radio rarely does. Deliberately
 # broad: one stray hit in a waiting room is absorbed by CLINICAL_SHARE and CLINICAL_MIN_TURNS.
@@ -104,7 +111,17 @@ def dialogue_span(segments: list[dict]) -> tuple[float, float] | None:
 
 
 def clinical_turns(turns: list[dict]) -> int:
-    return sum(bool(CLINICAL.search(t["text"])) for t in turns)
+    return sum(clinical_text(t["text"]) for t in turns)
+
+
+@lru_cache(maxsize=4096)
+def clinical_text(text: str) -> bool:
+    """A turn with a clinical word: the short list above, or any concept of the findings vocabulary
+    ("my right knee... stiff first thing", "low mood", "can't get to sleep"): a consultation about a
+    knee or about mood has few of the list's words, and the vocabulary grows with every topic."""
+    if CLINICAL.search(text):
+        return True
+    return any(m.how != "probe" for m in load().match(tokenize(text)))
 
 
 def channels(turns: list[dict], raw: list[bool | None]) -> list[bool]:
@@ -160,8 +177,31 @@ def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = N
         out.append(Section(kind, turns[lo]["start_s"], max(t["end_s"] for t in turns[lo:hi]), conf))
         covered[lo:hi] = True
     out += _unrelated(turns, covered, phone)
-    out = _merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns))
+    out = _dictations(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns)), turns)
     return [_pad(s, out, i) for i, s in enumerate(out)]
+
+
+def _dictations(sections: list[Section], turns: list[dict]) -> list[Section]:
+    """An unrelated stretch that is one voice speaking clinical words nearly throughout, by a voice
+    that led a consultation here or naming itself ("dictation", "letter", "for the notes"), is a
+    dictation: the clinician's letter or notes after the patient left. Unlike a newspaper read aloud,
+    most of its turns are clinical."""
+    clinicians = {k for sec in sections if sec.kind == "consultation" for k in _main_voices(turns, sec, 2)}
+    out = []
+    for sec in sections:
+        inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
+        voice = _main_voices(turns, sec, 1)
+        if (sec.kind == "unrelated" and inside and sec.end_s - sec.start_s >= DICTATION_MIN_S
+                and monologue(inside, question_answers(inside))
+                and clinical_turns(inside) >= DICTATION_SHARE * len(inside)
+                and (voice & clinicians or any(DICTATION.search(t["text"]) for t in inside))):
+            sec = Section("dictation", sec.start_s, sec.end_s, 0.8)
+        out.append(sec)
+    return out
+
+
+def _main_voices(turns: list[dict], sec: Section, n: int) -> set:
+    return {k for k, _ in sorted(_voice_time(turns, sec).items(), key=lambda kv: -kv[1])[:n]}
 
 
 def _rejoin(sections: list[Section], turns: list[dict]) -> list[Section]:

@@ -187,3 +187,65 @@ def test_a_sound_heard_on_examination_is_a_finding_not_a_sound_event(question) -
 
 def test_a_sound_heard_in_the_room_is_still_a_sound_event() -> None:
     assert parse("Was any wheezing heard during the consultation?", DUR).target == "event"
+
+
+@pytest.mark.parametrize(("question", "section"), [
+    ("On the triage call, how many coughs can be heard?", "phone_call"),
+    ("During the video consultation, does she mention a rash?", "phone_call"),
+    ("What did the nurse say on the callback call about fluids?", "phone_call"),
+    ("In the dictation, what does the GP give as the plan?", "dictation"),
+    ("What blood pressure does the doctor dictate for the notes?", "dictation"),
+    ("In his summary letter, is smoking recorded?", "dictation"),
+])
+def test_calls_of_any_kind_and_dictations_are_sections(question, section) -> None:
+    spec = parse(question, DUR)
+    assert spec.section == section
+    if section == "dictation":  # where it was said is not what was said
+        assert not {"dictation", "dictate", "letter", "notes", "summary"} & set(spec.terms)
+
+
+@pytest.mark.parametrize("question", [
+    "Are the panic attacks still happening?",
+    "Has she had a panic attack since the spring?",
+    "Any history of an anxiety disorder?",
+])
+def test_a_feeling_word_inside_a_clinical_term_is_a_condition_not_a_voice(question) -> None:
+    assert parse(question, DUR).target == "speech"
+
+
+def test_a_feeling_on_its_own_is_still_heard_in_the_voice() -> None:
+    spec = parse("Does the man in the corridor sound panicky?", DUR)
+    assert spec.target == "emotion" and spec.emotion == "fearful"
+
+
+@pytest.mark.parametrize("question", [
+    "The woman with this voice books the child in - for what time?",
+    "What day is the blood test booked for?",
+    "blood test appt - what day/time did they book on the call?",
+    "For what date is her review arranged?",
+])
+def test_a_time_that_was_booked_is_something_said_not_a_moment(question) -> None:
+    assert parse(question, DUR).operation == "what_said"
+
+
+@pytest.mark.parametrize("question", [
+    "What time does the first cough happen?",
+    "At what time is the blood pressure mentioned?",
+])
+def test_what_time_in_the_recording_is_still_when(question) -> None:
+    assert parse(question, DUR).operation == "when_first"
+
+
+@pytest.mark.parametrize("question", [
+    "Does the little boy have a stiff neck?",
+    "Has her youngest been drinking less?",
+    "Is the toddler floppy or drowsy?",
+])
+def test_a_child_talked_about_is_the_subject(question) -> None:
+    assert parse(question, DUR).subject.kind == "other"
+
+
+def test_a_person_described_by_the_clip_is_the_clip_voice() -> None:
+    spec = parse("What does the man with this voice say about his back?", DUR, {"speaker": "x.flac"})
+    assert spec.subject.kind == "cue"
+    assert parse("The woman in this clip - what time does she book?", DUR, {"speaker": "x.flac"}).subject.kind == "cue"

@@ -229,3 +229,44 @@ def test_a_companion_who_talks_a_while_stays_inside_the_consultation():
     assert kinds(found) == ["unrelated", "consultation"]
     assert in_sections(9.0, 11.0, found) and in_sections(t - 20, t - 18, found)
     assert not in_sections(0.0, 3.0, found)
+
+
+def knee_consultation(t0: float) -> list[dict]:
+    """Our own lines: a consultation about a knee and sleep, which the short clinical word list misses."""
+    lines = [("SPEAKER_1", "Now, you mentioned your knee, tell me about that."),
+             ("SPEAKER_2", "It's my left knee, it's been aching since I was gardening, worst on the stairs."),
+             ("SPEAKER_1", "Has it ever locked or given way on you?"),
+             ("SPEAKER_2", "It gave way once going down the steps, but it's never locked."),
+             ("SPEAKER_1", "And how have you been sleeping lately?"),
+             ("SPEAKER_2", "Badly, I can't get off to sleep and I wake at four.")]
+    return [seg(t0 + 5 * i, t0 + 5 * i + 4.5, s, text) for i, (s, text) in enumerate(lines)]
+
+
+def dictation(t0: float, label: str = "SPEAKER_1") -> list[dict]:
+    lines = ["Letter for the notes. Forty-two year old man, six weeks of left knee pain after gardening.",
+             "Examination: mild effusion, medial joint line tenderness, ligaments stable, full range of movement.",
+             "Impression: probable early osteoarthritis of the left knee. Plan: physiotherapy and paracetamol.",
+             "Insomnia discussed, sleep hygiene advice given. Review in four weeks."]
+    return [seg(t0 + 8 * i, t0 + 8 * i + 7.5, label, text) for i, text in enumerate(lines)]
+
+
+def test_a_consultation_in_words_of_the_findings_vocabulary_is_a_consultation():
+    # "knee", "locked", "given way", "sleeping" are none of the short list's words.
+    assert kinds(find_sections(knee_consultation(0.0))) == ["consultation"]
+
+
+def test_the_clinician_alone_dictating_after_the_consultation_is_a_dictation():
+    found = find_sections(knee_consultation(0.0) + dictation(40.0))
+    assert kinds(found) == ["consultation", "dictation"]
+    assert found[1].start_s >= 35.0 and not in_sections(45.0, 47.0, found)
+    assert in_sections(45.0, 47.0, found, "dictation")
+
+
+def test_a_stranger_reading_symptom_words_aloud_is_no_dictation():
+    segs = [seg(*t) for t in NEWSPAPER]
+    assert kinds(find_sections(segs)) == ["unrelated"]
+    # ... and a clinical monologue by a voice that took no part in the consultation, with no words of a
+    # letter ("letter for the notes", "impression"), neither: a health programme on the radio.
+    other = [s for s in dictation(40.0, "SPEAKER_7") if not ("Letter" in s["text"] or "Impression" in s["text"])]
+    other += dictation(72.0, "SPEAKER_7")[1:2]
+    assert kinds(find_sections(knee_consultation(0.0) + other))[-1] == "unrelated"

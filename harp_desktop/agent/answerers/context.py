@@ -376,7 +376,8 @@ class AnswerContext:
             kind = next((k for k, a, b in self.sections if a <= mid <= b), None)
             where[kind or ""] = where.get(kind or "", 0.0) + s["end_s"] - s["start_s"]
         place = max(where, key=where.get) if where else ""
-        phrase = {"unrelated": " in the waiting room", "phone_call": " on the phone", "consultation": " in the consultation"}
+        phrase = {"unrelated": " in the waiting room", "phone_call": " on the phone", "consultation": " in the consultation",
+                  "dictation": " dictating"}
         talk = sum(s["end_s"] - s["start_s"] for s in mine)
         # A long stretch by one voice outside the consultation, with nobody answering: reading aloud (or a broadcast).
         reading = place == "unrelated" and talk >= 30 and not any("?" in s["text"] for s in mine)

@@ -90,11 +90,17 @@ RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no lon
                       r"not since|haven'?t been \w+ since|hasn'?t been \w+ since|not any ?more|no more)\b", re.I)
 
 
+THIRD_PERSON = re.compile(r"\b(he|he's|him|his|she|she's|her)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(i|i'm|i've|me|my)\b", re.I)
+
+
 def _for_subject(ctx: AnswerContext, f, subject) -> bool:
     if subject.kind in ("anyone",):
         return True
     if subject.kind == "other":  # "the patient's son": what is said about another person, by anyone
-        return f.status == "family" or f.role == "other"
+        # ... including a parent's report on the phone: "his temperature was 39", "he's got spots" are
+        # about the child, whoever the caller is taken to be.
+        return f.status == "family" or f.role == "other" or bool(THIRD_PERSON.search(f.text) and not FIRST_PERSON.search(f.text))
     if subject.kind == "patient":
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital")
@@ -139,7 +145,8 @@ def beyond_concepts(question: str) -> list[str]:
     before the blood test?" asks about fasting; the blood test only says which one."""
     from harp_desktop.findings.vocab import load, tokenize
 
-    toks = tokenize(lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", question)))
+    # Who it is about ("does the little boy have a stiff neck?") is not what is asked.
+    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", question))))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
     # A name ("has Linda ever fainted?") says who, not what: capitalised words after the first.
