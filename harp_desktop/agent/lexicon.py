@@ -57,7 +57,8 @@ EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotion
                         r"|\b(what|which) (kind of )?(emotion|feeling|mood)\b"
                         r"|\bemotional (state|tone|colou?r)\b|\btone of voice\b"
                         r"|\bwhat (is|was) (his|her|their|the speaker's|the patient's|the doctor's) (mood|tone|emotion|feeling)"
-                        r"|\bhow (is|was|are|were) (he|she|they|the speaker|the patient) feeling\b", IC)
+                        r"|\bhow (is|was|are|were) (he|she|they|the speaker|the patient) feeling\b"
+                        r"|\bhow (is|was|are|were) (the|that|this) [^?,]{1,40}? feeling\b(?! about)", IC)
 WHEN_ALL = re.compile(r"\bfind (all |more |other )?(the )?(sounds?|moments?|parts?|places?|ones?|more|others?)\b.{0,20}"
                       r"\blike (this|that|the)\b|\b(every|each|all the) (time|moment|occasion)s?\b|\ball (the )?(moments|times|occasions|instances)\b"
                       r"|\b(list|give) (all|every|the times)\b", IC)
@@ -155,13 +156,16 @@ PAST = re.compile(r"\b(ever|previously|in the past|history of|used to|last (week
 ASKS_DENIAL = re.compile(r"\bden(y|ies|ied)\b|\brule[sd]? out\b|\b(say|said|says) (she|he|they) (did|does|do|has|had)n't\b"
                          r"|\b(say|said|says) (she|he|they) (was|is|were) not\b|\bnegative for\b", IC)
 DIMENSION = re.compile(r"\b(arousal|valence|dominance)\b", IC)
-SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individual )?(people|speakers|voices|persons|individuals|"
-                           r"participants|adults|men|women)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b"
+SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individual |other )?(people|speakers|voices|persons|individuals|"
+                           r"participants|adults|men|women|strangers|visitors|bystanders|callers)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b"
                            r"|\bcount (the |all the )?(different |distinct )?(people|speakers|voices|persons|participants)\b", IC)
 OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|people|a speaker) (other than|besides|apart from) "
                                 r"the patient\b", IC)
 # Which of several unrelated stretches: the one before the consultation, or after it.
 BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)|\bbefore (she|he|they) (goes|go|went) in\b"
+                            # "before Linda is called in", "before he's seen", "before they get called through"
+                            r"|\bbefore (she|he|they|the patient|[A-Z][a-z]+)('s| is| are| was| were| gets?| got)? "
+                            r"(called|taken|seen|fetched|shown)( in| through)?\b"
                             r"|\bbefore (seeing|she sees|he sees|they see) the (doctor|gp|nurse|clinician)\b", IC)
 AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)|\bafterwards\b|\bback in the waiting room\b"
                            r"|\bafter (seeing|she sees|he sees|they see|she saw|he saw|being seen by) the (doctor|gp|nurse|clinician)\b"
@@ -191,9 +195,10 @@ SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman
                         r"(\d{1,2}:\d{2}(?::\d{2})?|\d+(?:\.\d+)? ?s(?:econds?)?)\b"
                         r"|\bthe (\d{1,2}:\d{2}(?::\d{2})?) (?:speaker|voice|man|woman|person)\b", IC)
 # "the man", "the woman on the phone" (not "the man at 00:28", which is a time): told apart by voice pitch.
-GENDER = re.compile(r"\b(the|a|that|this|one) (man|woman|lady|gentleman|male|female|guy|girl|boy)\b(?!'s voice)"
+GENDER = re.compile(r"\b(the|a|that|this|one) (man|woman|lady|gentleman|male|female|guy|girl|boy|bloke|chap|fella)\b(?!'s voice)"
                     r"(?! (speaking |talking |heard |who speaks )?(at|around) \d)", IC)
-GENDER_WORD = {"man": "man", "gentleman": "man", "male": "man", "guy": "man", "boy": "man",
+GENDER_WORD = {"man": "man", "gentleman": "man", "male": "man", "guy": "man", "boy": "man", "bloke": "man", "chap": "man",
+               "fella": "man",
                "woman": "woman", "lady": "woman", "female": "woman", "girl": "woman"}
 # With an example clip, "this reader", "that woman", "the man in the clip" point at the clip's voice.
 PERSON_CUE = re.compile(r"\b(this|that) (reader|man|woman|lady|gentleman|narrator|presenter|caller|individual|child|girl|boy|"
@@ -230,7 +235,7 @@ SECTION_WORDS = {
                              r"|\b(triage|video) (call|consultation)\b"),
     # The clinician's letter or notes spoken alone after the patient left.
     "dictation": re.compile(r"\bdictat\w*|\bfor the (notes|record)\b|\b(summary|clinic|referral) letter\b"),
-    "unrelated": re.compile(r"\bwaiting room\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
+    "unrelated": re.compile(r"\bwaiting[- ]?(room|area)\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
                             r"\bafter the consultation\b"),
 }
 CATEGORY_WORDS = {
@@ -418,7 +423,7 @@ SHORTHAND = [
     (r"\bURTI\b", "upper respiratory tract infection"), (r"\bLRTI\b", "chest infection"), (r"\bUTI\b", "urine infection"),
     (r"\bLOC\b", "loss of consciousness"), (r"\bPR bleed\w*", "rectal bleeding"), (r"\bca\b(?=\s*[?.,]|\s*$)", "cancer"),
     (r"\b(bowel|breast|lung|prostate|skin) ca\b", r"\1 cancer"), (r"\bpts?\b", "patient"), (r"\bdocs?\b", "doctor"),
-    (r"\bconsult\b", "consultation"), (r"\bappts?\b", "appointment"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
+    (r"\bconsult\b", "consultation"), (r"\bappts?\b", "appointment"), (r"\bwaiting-room\b", "waiting room"), (r"(?i)\b(how|who|where|when)'s\b", r"\1 is"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
     (r"\bsecs\b", "seconds"), (r"\babdo\b", "abdominal"), (r"\bresp\b", "respiratory"), (r"\bobs\b", "observations"),
     (r"\bw/", "with "), (r"\bw/o\b", "without"), (r"\bb/c\b", "because"), (r"\bpls\b", "please"), (r"\bwht\b", "what"),
 ]

@@ -316,6 +316,15 @@ def test_a_citation_that_does_not_carry_the_claim_is_dropped():
     assert [e.segment_id for e in kept] == [4]
 
 
+def test_a_concept_named_in_other_words_carries_the_claim():
+    """"Is smoking in the letter?" citing "never smoker": the vocabulary names the same concept; a line
+    that names neither the word nor the concept is still dropped."""
+    claim = {"kind": "speech", "terms": ["smoking"], "concepts": ["smoking"]}
+    kept, dropped = check([_ev(0, 3, "Lives alone, never smoker, alcohol six units a week."),
+                           _ev(4, 6, "Blood pressure one thirty over eighty.")], claim, [], {})
+    assert [e.start_s for e in kept] == [0] and [e.start_s for e in dropped] == [4]
+
+
 def test_two_parties_of_a_comparison_do_not_share_speech(monkeypatch):
     """A voice match may widen "the speaker at 00:06" to the other voice too: speech both parties claim is
     taken from each (a party left with nothing keeps its own), so 0.9 vs 0.1 is not read as 0.9 vs 0.63."""

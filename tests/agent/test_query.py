@@ -249,3 +249,31 @@ def test_a_person_described_by_the_clip_is_the_clip_voice() -> None:
     spec = parse("What does the man with this voice say about his back?", DUR, {"speaker": "x.flac"})
     assert spec.subject.kind == "cue"
     assert parse("The woman in this clip - what time does she book?", DUR, {"speaker": "x.flac"}).subject.kind == "cue"
+
+
+@pytest.mark.parametrize("question", [
+    "How many different strangers in the waiting room make remarks about dogs?",
+    "How many other voices can be heard in the corridor?",
+    "Count the speakers in the waiting-room part.",
+])
+def test_people_counted_are_voices(question) -> None:
+    spec = parse(question, DUR)
+    assert spec.operation == "count" and spec.target == "speakers"
+
+
+@pytest.mark.parametrize("question", [
+    "Count the speakers in the waiting-room part.",
+    "In the waiting area, does anyone cough?",
+    "Before Linda is called in, who is talking about the weather?",
+])
+def test_waiting_room_in_any_spelling_is_the_unrelated_speech(question) -> None:
+    assert parse(question, DUR).section == "unrelated"
+
+
+@pytest.mark.parametrize("question", [
+    "bloke in the waiting room at 0:18 - how's he feeling?",
+    "How's the woman at 02:10 feeling?",
+])
+def test_a_contracted_how_is_feeling_asks_for_the_emotion(question) -> None:
+    spec = parse(normalise_shorthand(question), DUR)
+    assert spec.operation == "emotion_at" and spec.target == "emotion"

@@ -18,12 +18,21 @@ from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
 
 
+STRANGERS = re.compile(r"\b(strangers?|bystanders?|other (people|patients|voices)|members? of the public|passers-by|"
+                       r"visitors?)\b", re.I)
+
+
 def count_voices(ctx: AnswerContext) -> Result:
     said: dict[str, list] = {}
     for s in ctx.segments:
         if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"]) and ctx.label_of(s):
             said.setdefault(ctx.label_of(s), []).append(s)
     voices = {k: v for k, v in said.items() if sum(s["end_s"] - s["start_s"] for s in v) >= 1.0}
+    if STRANGERS.search(ctx.spec.question):
+        # "How many strangers / other people in the waiting room...": not the patient, the clinician, the
+        # companion the patient brought, or the receptionist who calls them in.
+        known = {k for k, r in ctx.roles.items() if r in ("patient", "clinician")} | set(ctx.other_names)
+        voices = {k: v for k, v in voices.items() if k not in known}
     claim = {"kind": "voice_count"}
     if not voices:
         return Result("0", f"No speech was found {ctx.window_words()}.", [], claim, False)

@@ -171,7 +171,8 @@ def exists(ctx: AnswerContext) -> Result:
                 return _asserted(ctx)
     claim = {"kind": "speech"}
     if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts
-                                                                          and not spec.category):
+                                                                          and not spec.category) \
+            or spec.section == "dictation":  # no findings are read from a dictation's notes register: its words
         return _mentioned(ctx, concepts)
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
@@ -428,9 +429,15 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
              and (who is None or f.speaker in who or any(ctx.label_of(s) in who for s in ctx.segments
                                                           if s["id"] in set(f.segment_ids)))]
     cited = [_ev(ctx, f) for f in found[:4]]
+    if not cited and concepts:  # named in words the vocabulary knows ("never smoker" names smoking), whatever the status
+        from harp_desktop.findings.extract import mentioned_concepts
+
+        cited = [ctx.evidence(x, "keyword") for x in ctx.segments
+                 if x["text"].strip() and ctx.in_window(x["start_s"], x["end_s"])
+                 and (who is None or ctx.label_of(x) in who) and set(mentioned_concepts(x["text"])) & set(concepts)][:4]
     if not cited:
         cited = _term_hits(ctx, spec.terms, who)[:4]
-    claim = {"kind": "speech", "terms": spec.terms}
+    claim = {"kind": "speech", "terms": spec.terms, "concepts": concepts}
     where = ctx.window_words()
     if cited and not MENTION.search(spec.question) and not found:
         # "Does he have to fast?" answered by "no need to fast": whether it was said, and how.
