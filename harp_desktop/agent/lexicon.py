@@ -234,7 +234,8 @@ SECTION_WORDS = {
     "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ([a-z]+[- ])?call\b"
                              r"|\b(triage|video) (call|consultation)\b"),
     # The clinician's letter or notes spoken alone after the patient left.
-    "dictation": re.compile(r"\bdictat\w*|\bfor the (notes|record)\b|\b(summary|clinic|referral) letter\b"),
+    "dictation": re.compile(r"\bdictat\w*( (letter|notes?|summary))?|\b(letter|notes?|summary) (she|he|they|the doctor|the gp) "
+                            r"dictat\w*|\bfor the (notes|record)\b|\b(summary|clinic|referral) letter\b"),
     "unrelated": re.compile(r"\bwaiting[- ]?(room|area)\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
                             r"\bafter the consultation\b"),
 }

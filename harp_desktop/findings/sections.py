@@ -195,7 +195,11 @@ def _dictations(sections: list[Section], turns: list[dict]) -> list[Section]:
                 and monologue(inside, question_answers(inside))
                 and clinical_turns(inside) >= DICTATION_SHARE * len(inside)
                 and (voice & clinicians or any(DICTATION.search(t["text"]) for t in inside))):
-            sec = Section("dictation", sec.start_s, sec.end_s, 0.8)
+            # It starts with the dictating voice: a remark heard from the corridor before it is not the letter.
+            own = [t for t in inside if t.get("speaker") in voice]
+            if own[0]["start_s"] > sec.start_s:
+                out.append(Section("unrelated", sec.start_s, own[0]["start_s"] - 0.01, sec.confidence))
+            sec = Section("dictation", own[0]["start_s"], sec.end_s, 0.8)
         out.append(sec)
     return out
 

@@ -390,11 +390,25 @@ def _utterance(group: list, vocab: Vocabulary) -> Utterance:
     return Utterance(group[0].speaker, group[0].role, group, sentences)
 
 
+# A first person stating what happened or is the case ("I had...", "I've been...", "I stopped...").
+_DECLARING = frozenset("had have 've 'm am was been get got feel felt stopped started took take finished "
+                       "went gave tried noticed".split())
+
+
 def _sentences(cur: list[tuple[str, int]], marked: bool, punctuated: bool, asker: bool) -> list[Sentence]:
     """One sentence, or a remark and the question after its comma ("Well done for stopping, any
     allergies to medicines."). ASR ends many questions with a full stop, so a sentence is a
     question by its "?" or by its form (``questions.question_start``)."""
     words = [w for w, _ in cur]
+    declares = words[0] in ("i've", "i'm") or (words[0] == "i" and len(words) > 2 and words[1] in _DECLARING)
+    if marked and not asker and declares and "," in words:
+        # "I had panic attacks last year, in the spring, what was it?": the "?" belongs to the last
+        # clause; what the patient states before it is a statement.
+        k = len(words) - 1 - words[::-1].index(",")
+        head, tail = cur[:k], cur[k + 1:]
+        if tail:
+            return [Sentence([w for w, _ in head], False, {s for _, s in head}),
+                    Sentence([w for w, _ in tail], True, {s for _, s in tail})]
     if marked or (not punctuated and words[0] in _QUESTION_START):
         return [Sentence(words, True, {s for _, s in cur})]
     k = question_start(words, clinician=asker)

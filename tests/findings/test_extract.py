@@ -301,3 +301,16 @@ def test_a_complaint_of_their_own_in_the_clinicians_voice_is_not_the_patients():
     found = extract(turns_of(("clinician", "I've had a look at your throat. I think you've got tonsillitis."),
                              ("clinician", "I can feel a lump here.")))
     assert statuses(found, "tonsillitis") == "affirmed"
+
+
+@pytest.mark.parametrize(("answer", "concept", "status"), [
+    ("I had panic attacks last year, in the spring, what was it called?", "panic attacks", "historical"),
+    ("I've been coughing at night, is that normal?", "cough", "affirmed"),
+    ("I stopped the ibuprofen, should I restart it?", "ibuprofen", "historical"),
+])
+def test_a_question_tagged_on_to_a_statement_leaves_the_statement(answer, concept, status):
+    """ASR puts one "?" at the end of a patient's statement and the question they add after a comma."""
+    turns = [Turn(1, 0.0, 3.0, "SPEAKER_1", "clinician", "Have you had anything like this before?"),
+             Turn(2, 3.5, 8.0, "SPEAKER_2", "patient", answer)]
+    got = {(f.concept, f.status) for f in extract(turns)}
+    assert (concept, status) in got

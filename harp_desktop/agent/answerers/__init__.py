@@ -17,7 +17,6 @@ from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
 
-
 STRANGERS = re.compile(r"\b(strangers?|bystanders?|other (people|patients|voices)|members? of the public|passers-by|"
                        r"visitors?)\b", re.I)
 
