@@ -28,13 +28,28 @@ command -v "$PY" >/dev/null 2>&1 || PY=python3
 "$PY" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' \
   || { echo "setup: HARP Desktop needs Python 3.11 (found $("$PY" --version 2>&1))" >&2; exit 1; }
 
-stamp_src=$(cat pyproject.toml installer/constraints.txt installer/requirements-nodeps.txt | sha256sum | cut -c1-16)
+stamp_src=$(cat pyproject.toml installer/constraints.txt installer/requirements-nodeps.txt installer/setup.sh | sha256sum | cut -c1-16)
 if [ -x .venv/bin/harp ] && [ "$(cat .venv/.harp-setup 2>/dev/null)" = "$stamp_src" ]; then
   exit 0
 fi
 [ -d .venv ] || "$PY" -m venv .venv
 echo "setup: installing Python packages into .venv (first time: a few minutes)"
 .venv/bin/python -m pip install -q --upgrade "pip==25.3" 2>&1 | grep -v "is ignored" || true
+# llama.cpp built for the machine it is built on uses AMX where the CPU has it, and its AMX kernels
+# crash on some Xeons (Sapphire Rapids; ggml-org/llama.cpp#20824): build it portable (AVX2, no AVX-512
+# or AMX) into a wheel kept under ~/.cache, never from pip's cache of a native build. docs/decisions.md.
+LLAMA_PIN=$(grep -i '^llama[-_]cpp[-_]python==' installer/constraints.txt)
+LLAMA_WHEELS="${XDG_CACHE_HOME:-$HOME/.cache}/harp-desktop/wheels/${LLAMA_PIN#*==}-avx2"
+if ! .venv/bin/python -c "import sys, llama_cpp as l; sys.exit(b'AMX_INT8 = 1' in l.llama_print_system_info())" 2>/dev/null; then
+  if ! ls "$LLAMA_WHEELS"/llama_cpp_python-*.whl >/dev/null 2>&1; then
+    echo "setup: building llama-cpp-python for AVX2 (once per machine: several minutes)"
+    rm -rf "$LLAMA_WHEELS.tmp"
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_TILE=OFF" \
+      .venv/bin/python -m pip wheel -q --no-cache-dir --no-deps "$LLAMA_PIN" -w "$LLAMA_WHEELS.tmp" \
+      && mv "$LLAMA_WHEELS.tmp" "$LLAMA_WHEELS"
+  fi
+  .venv/bin/python -m pip install -q --force-reinstall --no-deps "$LLAMA_WHEELS"/llama_cpp_python-*.whl
+fi
 # The cap in /etc/xdg/pip (if any) only concerns torch, which HARP never installs.
 .venv/bin/python -m pip install -q -c installer/constraints.txt -e ".[dev,cluster,bundle,encryption]" 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -m pip install -q --no-deps -r installer/requirements-nodeps.txt 2>&1 | grep -v "is ignored" || true

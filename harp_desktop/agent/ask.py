@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harp_desktop.agent import answer as ans
-from harp_desktop.agent import answerers, audio_llm, support, verify
+from harp_desktop.agent import answerers, audio_llm, names, support, verify
 from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext
 from harp_desktop.agent.from_evidence import EvidencePath
@@ -126,9 +126,16 @@ class Asker(EvidencePath):
         cue_wavs = {role: load_clip(Path(p)) for role, p in cue_paths.items()}  # a broken clip fails here, clearly
         t0 = time.perf_counter()
         spec = self.parse(question, rec["duration_s"], cue_paths, notes)
-        timings["parse"] = time.perf_counter() - t0
         tools = RecordingTools(self.lib, rec)
         ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
+        # People named in the question are the voices the recording gives those names (agent/names.py).
+        named = names.resolve(question, names.voices_by_name(ctx.segments, ctx.label_of), ctx.roles)
+        if named != question:
+            notes.append(f"read as: \"{named}\"")
+            question = named
+            spec = self.parse(question, rec["duration_s"], cue_paths, notes)
+            ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
+        timings["parse"] = time.perf_counter() - t0
         audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)
         if given_spans is None and audio is None:
             t0 = time.perf_counter()

@@ -61,7 +61,7 @@ def stated_count(ctx: AnswerContext) -> Result | None:
     ("how many medicines") is counted instead (None here)."""
     q = ctx.spec.question
     if ctx.spec.quote or speech.SPEECH_ACT.search(q) or speech.ASKING.search(q) or re.search(
-            r"\b(turns?|words?|phrases?|occasions?|people|speakers?|voices?)\b", q, re.I):
+            r"\b(turns?|words?|phrases?|occasions?|people|speakers?|voices?|speaks?|spoke|talks?|talked)\b", q, re.I):
         return None
     if speech.counted_kinds(q):
         return None

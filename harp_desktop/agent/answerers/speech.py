@@ -790,7 +790,8 @@ def _of_kinds(concepts: list[str], kinds: list[str]) -> bool:
 
 
 COUNT_WORDS = {"times", "time", "occasions", "occasion", "separate", "different", "asks", "ask", "asked", "does", "put",
-               "many", "often", "number", "total", "say", "says", "said"}
+               "many", "often", "number", "total", "say", "says", "said", "speak", "speaks", "spoke", "speaking", "talk",
+               "talks", "talked", "talking", "altogether", "overall", "whole", "recording"}
 
 
 def _stem(w: str) -> str:
@@ -818,7 +819,9 @@ def count(ctx: AnswerContext) -> Result:
                       + "; ".join(f"{c} {span(e)}" for c, e in zip(found, cited, strict=True)) + ".", cited,
                       {"kind": "finding", "concepts": list(found)}, bool(found))
     who = ctx.speakers_for(spec.subject)
-    terms = [t for t in spec.terms if t not in COUNT_WORDS]
+    # Who is counted ("the husband", SPEAKER_6) is not what is said.
+    named = set(lx.content_terms(spec.subject.name or "")) | {(spec.subject.name or "").lower()}
+    terms = [t for t in spec.terms if t not in COUNT_WORDS and t not in named]
     asks = any(t.startswith("question") for t in terms)
     about = re.search(r"\babout\s+(.{3,60}?)\s*[?.]?$", spec.question, re.I)
     # Counting someone's questions: every question of theirs, unless the question says what about.
