@@ -117,21 +117,31 @@ def resolve(question: str, names: dict[str, str], roles: dict[str, str]) -> str:
     if not names:
         return question
 
-    def phrase(label: str, title: str | None) -> str:
+    def phrase(label: str, title: str | None, name: str) -> str:
         role = roles.get(label)
         if role == "patient":
             return "the patient"
         if role == "clinician":
             return "the nurse" if title and title.lower().startswith(("nurse", "sister")) else "the doctor"
-        return label
+        # Another voice keeps its name beside the label: "where does Sheila say she lives?" is answered
+        # where she introduces herself by it.
+        return f"{label} ({name})"
 
     def who(m: re.Match) -> str:
         title, first, last, poss = m.group(1), m.group(2), m.group(3), m.group(4) or ""
+        if OBJECT_BEFORE.search(question[:m.start()]) and not title:
+            return m.group(0)  # "who calls Linda through?": the name is what is said, not who speaks
         label = lookup(names, first) if (title or first.lower() not in NOT_NAMES) else None
         if label is not None:
-            return phrase(label, title) + poss  # a surname after a known first name goes with it
-        if last and lookup(names, last):  # "Has Claire", "Does Mark": the first word is no name
-            return f"{title or ''}{first} {phrase(lookup(names, last), None)}{poss}"
+            return phrase(label, title, first) + poss  # a surname after a known first name goes with it
+        if last and lookup(names, last) and not OBJECT_BEFORE.search(question[:m.start(3)]):
+            return f"{title or ''}{first} {phrase(lookup(names, last), None, last)}{poss}"  # "Has Claire": no name
         return m.group(0)
 
     return re.sub(rf"\b({TITLE}\s+)?({NAME})(?:\s+({NAME}))?('s)?\b", who, question)
+
+
+# A name right after a verb of calling or speaking to is the one spoken to or about, not the speaker.
+OBJECT_BEFORE = re.compile(r"\b(calls?|called|calling|tells?|told|asks?|asked|thanks?|thanked|greets?|greeted|"
+                           r"addresses|addressed|names?|named|introduces?|introduced|mentions?|mentioned|about|to|"
+                           r"says? hello to|fetch\w*|calls? in)\s*$", re.I)

@@ -227,6 +227,9 @@ def is_vague_edge(text: str) -> bool:
                              r"(?:start|beginning|outset|end)", text.strip(), _FLAGS))
 
 
+_VAGUE = re.compile(r"\b(start|beginning|end|middle|early|late|towards?|near|final|last|first)\b", re.I)
+
+
 def localize(question: str, duration_s: float | None = None) -> Window | None:
     """The window of the recording the question points at, or None when it names no time.
 
@@ -240,14 +243,13 @@ def localize(question: str, duration_s: float | None = None) -> Window | None:
     text = _normalize(question[:MAX_CHARS])
     claimed = bytearray(len(text))
     best: tuple[int, Window] | None = None
+    anchored: list[Window] = []
     for kind, rx in _PATTERNS:
         for m in rx.finditer(text):
             s, e = m.span()
             if any(claimed[s:e]):
                 continue
             claimed[s:e] = b"\x01" * (e - s)
-            if best is not None and s > best[0]:
-                continue
             try:
                 span = _span(kind, m, text, dur)
             except (ValueError, KeyError, ArithmeticError):
@@ -257,5 +259,14 @@ def localize(question: str, duration_s: float | None = None) -> Window | None:
             start, end, anchor = span
             start, end = max(0.0, start), (end if dur is None else min(dur, end))
             if start < end and (anchor is None or dur is None or anchor <= dur):
-                best = (s, Window(start, end, anchor, m.group().strip()))
+                found = Window(start, end, anchor, m.group().strip())
+                anchored.append(found)
+                if best is None or s < best[0]:
+                    best = (s, found)
+    # "Right at the end of the consultation (about 10:00)": a time to the second says more than a
+    # vague stretch named before it.
+    if best is not None and best[1].anchor_s is None and anchored and _VAGUE.search(best[1].text):
+        timed = [w for w in anchored if w.anchor_s is not None]
+        if timed:
+            return timed[0]
     return best[1] if best else None

@@ -40,7 +40,8 @@ def test_questions_name_the_voice_by_its_role_or_label():
     names = voices_by_name(TURNS, label_of)
     assert resolve("Has Priya had any chest pain?", names, ROLES) == "Has the patient had any chest pain?"
     assert resolve("What did Dr Okafor prescribe?", names, ROLES) == "What did the doctor prescribe?"
-    assert resolve("Tom speaks how many times?", names, ROLES) == "SPEAKER_3 speaks how many times?"
+    assert resolve("Tom speaks how many times?", names, ROLES) == "SPEAKER_3 (Tom) speaks how many times?"
+    assert resolve("Who thanks Tom, and why?", names, ROLES) == "Who thanks Tom, and why?"  # spoken to, not speaking
     assert resolve("What is Mrs Patel's main complaint?", names, ROLES) == "What is the patient's main complaint?"
     assert resolve("Did Dr Okefor examine her?", names, ROLES) == "Did the doctor examine her?"  # a typed slip
 

@@ -187,3 +187,13 @@ def test_long_question_with_a_time_near_the_end():
 def test_bad_duration_treated_as_unknown(duration):
     w = localize("after 3 minutes", duration)
     assert w is not None and w.start_s == 180.0 and w.end_s == INF
+
+
+def test_a_time_to_the_second_beats_a_vague_stretch_named_before_it():
+    w = localize("Right at the end of the consultation (about 10:00) how does she say she feels?", 720.0)
+    assert w.anchor_s == 600.0
+    w = localize("Near the start, around 0:45, who speaks?", 720.0)
+    assert w.anchor_s == 45.0
+    # A range stays what it says; so does a vague stretch with no time in it.
+    assert localize("Between 2:00 and 4:00, at 3:10 what is said?", 720.0).anchor_s is None
+    assert localize("In the last two minutes, does anyone cough?", 720.0).anchor_s is None

@@ -820,7 +820,8 @@ def count(ctx: AnswerContext) -> Result:
                       {"kind": "finding", "concepts": list(found)}, bool(found))
     who = ctx.speakers_for(spec.subject)
     # Who is counted ("the husband", SPEAKER_6) is not what is said.
-    named = set(lx.content_terms(spec.subject.name or "")) | {(spec.subject.name or "").lower()}
+    named = set(lx.content_terms(spec.subject.name or "")) | {(spec.subject.name or "").lower()} | \
+        {n.lower() for n in re.findall(r"SPEAKER_\d+ \((\w+)\)", spec.question)}
     terms = [t for t in spec.terms if t not in COUNT_WORDS and t not in named]
     asks = any(t.startswith("question") for t in terms)
     about = re.search(r"\babout\s+(.{3,60}?)\s*[?.]?$", spec.question, re.I)
