@@ -231,7 +231,8 @@ MENTION_ACT = re.compile(r"\b(mention\w*|says?|said|asks?|asked|talks? about|tal
 SECTION_WORDS = {
     "consultation": re.compile(r"\b(consultation|appointment|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
                                r"check-?up|in the (clinic|surgery|room))\b"),
-    "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ([a-z]+[- ])?call\b"
+    "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ((triage|phone|telephone|video|follow-?up|call-?back|first|second|last|earlier|later|"
+                             r"overheard|incoming|outgoing|nurse's|doctor's|gp's) )?call\b"
                              r"|\b(triage|video) (call|consultation)\b"),
     # The clinician's letter or notes spoken alone after the patient left.
     "dictation": re.compile(r"\bdictat\w*( (letter|notes?|summary))?|\b(letter|notes?|summary) (she|he|they|the doctor|the gp) "

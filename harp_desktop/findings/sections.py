@@ -43,6 +43,7 @@ REJOIN_MAX_S = 300.0  # two parts of a consultation this close, with its voices 
 REJOIN_SHARE = 0.7  # ... when its two main voices speak this share of the speech between them
 MONOLOGUE_SHARE = 0.8  # one voice with this share of an exchange's speech time is reading or telling
 MONOLOGUE_MIN_QA = 2  # ... unless the other voice answers this many of its questions
+TAIL_GAP_S = 4.0  # talk this long after a consultation voice's last words may be after the consultation
 DICTATION_MIN_S = 20.0  # a clinician's letter or notes spoken alone lasts at least this
 DICTATION_SHARE = 0.5  # ... with this share of its turns clinical (a newspaper's symptom words are fewer)
 DICTATION = re.compile(r"\b(dictat\w*|letter|for the (notes|record|file)|dear (dr|doctor)|yours sincerely|"
@@ -177,8 +178,32 @@ def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = N
         out.append(Section(kind, turns[lo]["start_s"], max(t["end_s"] for t in turns[lo:hi]), conf))
         covered[lo:hi] = True
     out += _unrelated(turns, covered, phone)
-    out = _dictations(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns)), turns)
+    out = _dictations(_merge(_trim_tails(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns)), turns)),
+                      turns)
     return [_pad(s, out, i) for i, s in enumerate(out)]
+
+
+def _trim_tails(sections: list[Section], turns: list[dict]) -> list[Section]:
+    """A consultation ends with the last words of the voice that leaves first (the clinician's "pop back
+    to reception"): what the patient and her husband say to each other after it, with a voice of the
+    consultation's two no longer in it, is the waiting room again."""
+    out: list[Section] = []
+    for sec in sections:
+        inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
+        main = _main_voices(turns, sec, 2)
+        if sec.kind != "consultation" or len(main) < 2:
+            out.append(sec)
+            continue
+        last = {v: max(t["end_s"] for t in inside if t.get("speaker") == v) for v in main}
+        gone = min(last, key=last.get)
+        tail = [t for t in inside if t["start_s"] >= last[gone] + TAIL_GAP_S]
+        # ... an exchange of its own (a companion's lone "thank you, doctor" still belongs to the consultation).
+        if len({t.get("speaker") for t in tail}) >= 2 and any(t.get("speaker") not in main for t in tail):
+            out.append(Section(sec.kind, sec.start_s, last[gone], sec.confidence))
+            out.append(Section("unrelated", tail[0]["start_s"], sec.end_s, 0.7))
+        else:
+            out.append(sec)
+    return out
 
 
 def _dictations(sections: list[Section], turns: list[dict]) -> list[Section]:

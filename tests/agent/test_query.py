@@ -277,3 +277,7 @@ def test_waiting_room_in_any_spelling_is_the_unrelated_speech(question) -> None:
 def test_a_contracted_how_is_feeling_asks_for_the_emotion(question) -> None:
     spec = parse(normalise_shorthand(question), DUR)
     assert spec.operation == "emotion_at" and spec.target == "emotion"
+
+
+def test_a_verb_call_is_no_phone_call() -> None:
+    assert parse("When does the receptionist call him in?", DUR).section is None

@@ -172,7 +172,19 @@ def test_a_band_limited_call_right_after_the_consultation_is_a_phone_call():
     found = find_sections(segs, phone=lambda s: phone_band(audio, s["start_s"], s["end_s"]))
     assert kinds(found) == ["consultation", "phone_call"]
     assert found[0].end_s <= 42.0 <= found[1].start_s + EDGE_S and found[1].confidence == 0.9
-    # Without audio the clinical call would have been more consultation.
+    # Without audio the call is not told from wideband talk, but it is no more consultation either: the
+    # doctor's voice has left, and two other voices talk on.
+    no_audio = find_sections(segs)
+    assert kinds(no_audio) == ["consultation", "unrelated"] and no_audio[0].end_s <= 42.0
+
+
+def test_the_couple_talking_after_the_doctor_has_finished_is_the_waiting_room_again():
+    segs = asr_consultation(0.0) + [seg(45.0, 47.5, "SPEAKER_6", "There, that wasn't so bad, was it?"),
+                                    seg(48.0, 50.5, "SPEAKER_2", "No, I'm just relieved it's nothing worse.")]
+    found = find_sections(segs)
+    assert kinds(found) == ["consultation", "unrelated"] and found[0].end_s < 45.0 <= found[1].end_s
+    # One voice going on alone after the doctor's last words is no exchange of its own: not cut.
+    segs = asr_consultation(0.0) + [seg(38.5, 41.0, "SPEAKER_2", "And thanks again for seeing me so quickly.")]
     assert kinds(find_sections(segs)) == ["consultation"]
 
 
