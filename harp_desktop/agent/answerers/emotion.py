@@ -261,9 +261,10 @@ def answer_change(ctx: AnswerContext) -> Result:
     on_topic = [s for s in segs if spec.topic and _about(s["text"], spec.topic)]
     if len(on_topic) >= 2:
         segs = on_topic  # "while discussing X": the turns about X, not everything else said in the window
-    if len(segs) < 2 and spec.topic:
+    if len(on_topic) < 2 and spec.topic:
         # HARP names the topic ("while discussing X"): the speech about it in the window stands in when
-        # the subject's own turns are too few (diarisation may give one person two labels).
+        # the subject's own turns about it are too few (diarisation may give one person two labels, or
+        # put her one line into another voice's label).
         topical = [s for s in _subject_segments(ctx, spec.subject.__class__("anyone"))
                    if s["id"] in pr and _about(s["text"], spec.topic)]
         if len(topical) >= 2:
