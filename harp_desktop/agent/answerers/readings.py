@@ -55,6 +55,11 @@ def _other_measure(text: str, found: list[str]) -> bool:
     return bool(m) and not set(lx.stems(m.group(0))) & set(found)
 
 
+def _continues(prev: dict, seg: dict) -> bool:
+    """``seg`` goes on with the sentence ``prev`` left open (no full stop, no pause between them)."""
+    return not prev["text"].rstrip().endswith((".", "?", "!")) and seg["start_s"] - prev["end_s"] < 0.5
+
+
 def _series(ctx: AnswerContext, act: dict, spoken: list[dict], found: list[str]) -> list[dict]:
     """The turns that read values of the measurement ``act`` names: the act itself when a value follows its
     words, then the same voice's next turns that say a value, until none or another measurement."""
@@ -70,5 +75,7 @@ def _series(ctx: AnswerContext, act: dict, spoken: list[dict], found: list[str])
             continue  # the patient's "Is that bad?" between two readings
         if not VALUE.search(s["text"]) or _other_measure(s["text"], found):
             break  # the series is over: nothing read, or another measurement's value ("your temperature is 38")
+        if _continues(last, s):
+            continue  # ASR cut one sentence in two ("... your blood pressure is 118 over / 76"): one reading
         readings.append(s)
     return readings

@@ -815,6 +815,9 @@ def count(ctx: AnswerContext) -> Result:
         found = {f.concept: f for f in sorted(ctx.findings, key=lambda f: f.start_s)
                  if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed",) and f.role != "clinician"}
         cited = [_ev(ctx, f) for f in found.values()]
+        if not found:
+            return Result("0", f"No {' or '.join(kinds)} of that kind is stated {ctx.window_words()}.", [],
+                          {"kind": "finding", "concepts": []}, True)
         return Result(str(len(found)), f"{len(found)} {', '.join(kinds)} finding(s) {ctx.window_words()}: "
                       + "; ".join(f"{c} {span(e)}" for c, e in zip(found, cited, strict=True)) + ".", cited,
                       {"kind": "finding", "concepts": list(found)}, bool(found))
