@@ -424,3 +424,13 @@ def test_a_hedged_diagnosis_is_the_working_diagnosis(consultation, question):
     lib, res = consultation
     a = lib.ask(res.sha256, question)
     assert "chest infection" in (a.answer + a.rationale).lower(), a.rationale
+
+
+def test_a_reading_cut_in_two_by_the_transcript_is_one_reading():
+    from harp_desktop.agent.answerers.readings import _continues
+
+    a = {"text": "and your blood pressure is 118 over", "start_s": 10.0, "end_s": 14.0}
+    assert _continues(a, {"text": "76, which is fine.", "start_s": 14.1, "end_s": 16.0})
+    done = {**a, "text": "Your blood pressure is 118 over 76."}
+    assert not _continues(done, {"text": "And again, 120 over 78.", "start_s": 14.1, "end_s": 16.0})
+    assert not _continues(a, {"text": "120 over 78.", "start_s": 17.0, "end_s": 19.0})  # a pause: a new reading
