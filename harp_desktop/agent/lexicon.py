@@ -263,7 +263,9 @@ anyone someone some all each every no not yes i you he she it we they me him her
 patient doctor recording speaker person people say said says tell told mention mentioned report reported reports
 according time point moment minute minutes second seconds clinician nurse gp consultation anything something
 ever currently still now during first last give gave get got mentions describe describes described talk talked
-heard hear audio conversation call phone sound sounds voice make made did anybody somebody any""".split())
+heard hear audio conversation call phone sound sounds voice make made did anybody somebody any
+i'm i've i'd i'll you're you've you'd he's he'd she's she'd it's we're we've they're they've they'd that's
+there's what's who's isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't won't""".split())
 
 
 def content_terms(text: str) -> list[str]:

@@ -281,3 +281,10 @@ def test_a_contracted_how_is_feeling_asks_for_the_emotion(question) -> None:
 
 def test_a_verb_call_is_no_phone_call() -> None:
     assert parse("When does the receptionist call him in?", DUR).section is None
+
+
+def test_pronoun_contractions_are_grammar_not_topic() -> None:
+    from harp_desktop.agent.lexicon import content_terms
+
+    assert content_terms("By the end, does the patient say she's relieved?") == ["end", "relieved"]
+    assert content_terms("Is he saying he's worse, or that they're better?") == ["saying", "worse", "better"]

@@ -378,7 +378,9 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
     idf = said.idf_of(ctx, topic)
     total = sum(idf.values()) or 1.0
     rare = min(present, key=present.get)
-    unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if spec.section is None else []
+    # A question that names a time ("by the end", "after 08:00") means whatever is said then, wherever.
+    unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] \
+        if spec.section is None and spec.window is None else []
     verdicts: list[tuple[str, Evidence, str]] = []
     for s in ctx.segments:
         if not s["text"].strip() or not ctx.in_window(s["start_s"], s["end_s"]):
