@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, readings, said, sounds, speech, voice, window
+from harp_desktop.agent.answerers import emotion, readings, said, silence, sounds, speech, voice, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
@@ -174,6 +174,8 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         return emotion.answer_locate(ctx)
     if op == "emotion_at" or op in ("describe", "what_said") and target == "emotion":
         return emotion.answer_at(ctx)
+    if silence.asks(spec.question) and target in ("speech", "event") and not spec.quote:
+        return silence.answer(ctx)
     if op == "describe" and asks_quality(spec.question):
         from harp_desktop.agent.rules import SOUND_QUALITIES, analyse
 
