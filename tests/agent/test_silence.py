@@ -42,3 +42,10 @@ def test_short_pauses_between_turns_are_no_silence():
 
 def test_a_silence_question_is_not_a_question_about_words():
     assert not silence.asks("Does she say she feels anxious when things go quiet at work?")
+
+
+def test_something_dated_by_a_silence_is_not_the_silence():
+    q = "What was her pulse after the silent minute-long count, roughly?"
+    assert not silence.asks(q, parse(q, 70.0).operation)
+    q = "After the long pause, what does the doctor say?"
+    assert not silence.asks(q, parse(q, 70.0).operation)

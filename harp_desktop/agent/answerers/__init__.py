@@ -174,7 +174,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         return emotion.answer_locate(ctx)
     if op == "emotion_at" or op in ("describe", "what_said") and target == "emotion":
         return emotion.answer_at(ctx)
-    if silence.asks(spec.question) and target in ("speech", "event") and not spec.quote:
+    if silence.asks(spec.question, op) and target in ("speech", "event") and not spec.quote:
         return silence.answer(ctx)
     if op == "describe" and asks_quality(spec.question):
         from harp_desktop.agent.rules import SOUND_QUALITIES, analyse

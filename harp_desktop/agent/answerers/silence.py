@@ -17,7 +17,7 @@ from harp_desktop.agent.chain import span
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
-ASKS_SILENCE = re.compile(r"\b(silen(ce|ces|t)|pauses?|quiet (spell|period|stretch|moment|patch)s?|lull|"
+ASKS_SILENCE = re.compile(r"\b(silences?|silent (spell|period|stretch|gap|patch)s?|(goes|go|went|fall|falls|fell) silent|pauses?|quiet (spell|period|stretch|moment|patch)s?|lull|"
                           r"(gap|break)s? in the (talk|talking|conversation|speech)|"
                           r"(nobody|no one|no-one) (speaks|talks|is talking|is speaking|says anything)|no speech)\b", re.I)
 LONGEST = re.compile(r"\b(long|longest|longer|big|biggest|extended|lengthy)\b", re.I)
@@ -27,8 +27,12 @@ LONG_S = 8.0  # a silence worth a question; a conversational pause is shorter
 HOW_LONG = re.compile(r"\bhow long\b|\bduration\b|\bfor how many seconds\b", re.I)
 
 
-def asks(question: str) -> bool:
-    return bool(ASKS_SILENCE.search(question))
+def asks(question: str, operation: str | None = None) -> bool:
+    """The question is about a silence itself: when, how long, how many, whether (not "what was her pulse
+    after the silent count", which only dates something else by it)."""
+    if not ASKS_SILENCE.search(question):
+        return False
+    return operation in (None, "when_first", "when_all", "count", "exists") or bool(HOW_LONG.search(question))
 
 
 def gaps(ctx: AnswerContext) -> list[tuple[float, float]]:
