@@ -32,7 +32,12 @@ REPAIR_PAD_S = 0.3
 # fallback re-decoded (up to 6 times, to T=1.0) were the ones the strict filter drops anyway, and
 # on dev the same words came back at 60 % of the CPU time (docs/decisions.md, issue 18).
 REPAIR_TEMPERATURE = 0.0
-REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}"
+# A hole this long is speech the VAD is sure of, not a breath or a cough: its repair keeps what Whisper
+# itself keeps (drops a segment only when it is both "no speech" and unsure). Telephone-band speech reads
+# as "no speech" to Whisper (no_speech_prob 0.8-0.9 at avg_logprob -0.5 on bank_rec_05's call), and the
+# strict filter had dropped a whole minute of a call.
+REPAIR_LENIENT_S = 5.0
+REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}:lenient{REPAIR_LENIENT_S}"
 
 
 @dataclass(frozen=True)
@@ -102,19 +107,21 @@ class Transcriber:
         for a, b in uncovered(spans, words, REPAIR_MIN_S):
             pa = max(0.0, a - REPAIR_PAD_S)
             clip = np.asarray(audio[int(pa * SAMPLE_RATE) : int((b + REPAIR_PAD_S) * SAMPLE_RATE)], dtype=np.float32)
-            extra, _ = self._words(clip, [(0.0, len(clip) / SAMPLE_RATE, pa)], lang, strict=True)
+            extra, _ = self._words(clip, [(0.0, len(clip) / SAMPLE_RATE, pa)], lang, strict=b - a < REPAIR_LENIENT_S,
+                                   repair=True)
             # The padding re-hears the neighbouring words; only words centred in the hole are new.
             words += [w for w in extra if a <= (w.start_s + w.end_s) / 2 <= b]
         words.sort(key=lambda w: w.start_s)
         return words, lang
 
     def _words(
-        self, audio: np.ndarray, offsets: list[tuple[float, float, float]], language: str | None, strict: bool = False
+        self, audio: np.ndarray, offsets: list[tuple[float, float, float]], language: str | None, strict: bool = False,
+        repair: bool = False,
     ) -> tuple[list[Word], str]:
         segments, info = self.model.transcribe(
             audio,
             language=language,
-            **({"temperature": REPAIR_TEMPERATURE} if strict else {}),
+            **({"temperature": REPAIR_TEMPERATURE} if repair else {}),
             beam_size=self.options.beam_size,
             word_timestamps=True,
             vad_filter=False,
@@ -127,6 +134,8 @@ class Transcriber:
             # so the pass cannot add Whisper's stock hallucinations ("Thank you.").
             if strict and (s.no_speech_prob > 0.6 or s.avg_logprob < -1.0):
                 continue
+            if repair and ((s.no_speech_prob > 0.6 and s.avg_logprob < -1.0) or s.compression_ratio > 2.4):
+                continue  # Whisper's own rules (no_speech with log_prob thresholds; a repetition loop)
             for w in s.words or []:
                 start, end = _to_recording_time(w.start, offsets), _to_recording_time(w.end, offsets, is_end=True)
                 words.append(Word(round(start, 3), round(max(end, start), 3), w.word, round(float(w.probability), 3)))

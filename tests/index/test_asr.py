@@ -74,9 +74,9 @@ def test_speech_whisper_skipped_is_transcribed_again(clips, monkeypatch):
     real = Transcriber._words
     calls = []
 
-    def dropout(self, audio, offsets, language, strict=False):
-        words, lang = real(self, audio, offsets, language, strict)
-        calls.append(strict)
+    def dropout(self, audio, offsets, language, strict=False, repair=False):
+        words, lang = real(self, audio, offsets, language, strict, repair)
+        calls.append(repair)
         # The first (whole-chunk) pass loses every word of the second speaker, as Whisper did on dev.
         return ([w for w in words if w.start_s < second - 0.2] if not calls[1:] else words), lang
 
@@ -108,12 +108,31 @@ def test_repair_pass_decodes_once_without_temperature_fallback(clips, monkeypatc
     real = Transcriber._words
     second = items[1]["start_s"]
 
-    def dropout(self, audio, offsets, language, strict=False):
-        words, lang = real(self, audio, offsets, language, strict)
-        return ([w for w in words if w.start_s < second - 0.2] if not strict else words), lang
+    def dropout(self, audio, offsets, language, strict=False, repair=False):
+        words, lang = real(self, audio, offsets, language, strict, repair)
+        return ([w for w in words if w.start_s < second - 0.2] if not repair else words), lang
 
     monkeypatch.setattr(Transcriber, "_words", dropout)
     words, _ = tr.transcribe_chunk(audio, regions)
     assert seen[0] == "library default" and len(seen) >= 2
     assert all(t == 0.0 for t in seen[1:])
     assert "breathe" in "".join(w.text for w in words).lower()
+
+
+def test_a_long_hole_keeps_what_whisper_keeps_a_short_one_only_confident_speech(monkeypatch):
+    """Telephone speech reads as "no speech" to Whisper (no_speech_prob 0.8-0.9 at avg_logprob -0.5): the
+    strict filter, meant for a breath or a cough in a 2 s hole, had dropped a minute of a call."""
+    from types import SimpleNamespace
+
+    from harp_desktop.index.asr import REPAIR_LENIENT_S
+
+    tr = Transcriber(weights.model_path("asr-tiny.en"), AsrOptions())
+    word = SimpleNamespace(start=0.5, end=1.0, word=" amlodipine", probability=0.6)
+    phone = SimpleNamespace(no_speech_prob=0.88, avg_logprob=-0.5, compression_ratio=1.6, words=[word])
+    loop = SimpleNamespace(no_speech_prob=0.1, avg_logprob=-0.3, compression_ratio=3.1, words=[word])
+    monkeypatch.setattr(tr.model, "transcribe", lambda audio, **kw: ([phone, loop], SimpleNamespace(language="en")))
+    clip = np.zeros(16000 * 8, np.float32)
+    lenient, _ = tr._words(clip, [(0.0, 8.0, 100.0)], "en", strict=False, repair=True)
+    strict, _ = tr._words(clip, [(0.0, 8.0, 100.0)], "en", strict=True, repair=True)
+    assert [w.text for w in lenient] == [" amlodipine"] and strict == []  # the repetition loop is dropped in both
+    assert REPAIR_LENIENT_S > 2.0  # a breath or a cough's hole stays strict
