@@ -37,7 +37,8 @@ REPAIR_TEMPERATURE = 0.0
 # as "no speech" to Whisper (no_speech_prob 0.8-0.9 at avg_logprob -0.5 on bank_rec_05's call), and the
 # strict filter had dropped a whole minute of a call.
 REPAIR_LENIENT_S = 5.0
-REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}:lenient{REPAIR_LENIENT_S}"
+THOROUGH_BEAM = 5
+REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}:lenient{REPAIR_LENIENT_S}:b{THOROUGH_BEAM}"
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class Transcriber:
             pa = max(0.0, a - REPAIR_PAD_S)
             clip = np.asarray(audio[int(pa * SAMPLE_RATE) : int((b + REPAIR_PAD_S) * SAMPLE_RATE)], dtype=np.float32)
             extra, _ = self._words(clip, [(0.0, len(clip) / SAMPLE_RATE, pa)], lang, strict=b - a < REPAIR_LENIENT_S,
-                                   repair=True)
+                                   repair=True, thorough=b - a >= REPAIR_LENIENT_S)
             # The padding re-hears the neighbouring words; only words centred in the hole are new.
             words += [w for w in extra if a <= (w.start_s + w.end_s) / 2 <= b]
         words.sort(key=lambda w: w.start_s)
@@ -116,17 +117,22 @@ class Transcriber:
 
     def _words(
         self, audio: np.ndarray, offsets: list[tuple[float, float, float]], language: str | None, strict: bool = False,
-        repair: bool = False,
+        repair: bool = False, thorough: bool = False,
     ) -> tuple[list[Word], str]:
+        # ``thorough`` (a long hole the main pass skipped): the words Whisper did not dare give. No window
+        # is skipped as "no speech", a beam of 5, and no hotwords (on a telephone line the greedy pass with
+        # the clinical prompt gave "Medications, pain, pain, pain..." or nothing; beam 5 without it gave
+        # the sentences at avg_logprob -0.5). Long holes are rare, so the beam costs little.
         segments, info = self.model.transcribe(
             audio,
             language=language,
             **({"temperature": REPAIR_TEMPERATURE} if repair else {}),
-            beam_size=self.options.beam_size,
+            **({"no_speech_threshold": None} if thorough else {}),
+            beam_size=THOROUGH_BEAM if thorough else self.options.beam_size,
             word_timestamps=True,
             vad_filter=False,
             condition_on_previous_text=False,
-            hotwords=self.options.hotwords,
+            hotwords=None if thorough else self.options.hotwords,
         )
         words = []
         for s in segments:

@@ -74,8 +74,8 @@ def test_speech_whisper_skipped_is_transcribed_again(clips, monkeypatch):
     real = Transcriber._words
     calls = []
 
-    def dropout(self, audio, offsets, language, strict=False, repair=False):
-        words, lang = real(self, audio, offsets, language, strict, repair)
+    def dropout(self, audio, offsets, language, strict=False, repair=False, thorough=False):
+        words, lang = real(self, audio, offsets, language, strict, repair, thorough)
         calls.append(repair)
         # The first (whole-chunk) pass loses every word of the second speaker, as Whisper did on dev.
         return ([w for w in words if w.start_s < second - 0.2] if not calls[1:] else words), lang
@@ -108,8 +108,8 @@ def test_repair_pass_decodes_once_without_temperature_fallback(clips, monkeypatc
     real = Transcriber._words
     second = items[1]["start_s"]
 
-    def dropout(self, audio, offsets, language, strict=False, repair=False):
-        words, lang = real(self, audio, offsets, language, strict, repair)
+    def dropout(self, audio, offsets, language, strict=False, repair=False, thorough=False):
+        words, lang = real(self, audio, offsets, language, strict, repair, thorough)
         return ([w for w in words if w.start_s < second - 0.2] if not repair else words), lang
 
     monkeypatch.setattr(Transcriber, "_words", dropout)
