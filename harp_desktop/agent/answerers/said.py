@@ -160,6 +160,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
         return sum(w for t, w in w8.items() if t in st) / tot
 
     unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if ctx.spec.section is None else []
+    dictated = [(a, b) for kind, a, b in ctx.sections if kind == "dictation"] if ctx.spec.section is None else []
     anchor = ctx.spec.anchor_s
     asks_what_asked = bool(lx.ASK_ACT.search(question)) and ctx.spec.operation == "what_said"
     out = []
@@ -182,6 +183,8 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
             score += 0.3 * max(0.0, 1.0 - dist / 10.0)
         if unrelated and any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in unrelated):
             score *= 0.7  # a clinical question is about the clinical talk unless it names the waiting room
+        if dictated and any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in dictated):
+            score *= 0.85  # the dictation retells the consultation: where it was said first is the evidence
         if gives:
             score += 0.15 if any(g.search(s["text"]) for g in gives) else -0.05
             if "name" in kinds and INTRO.search(s["text"]):
