@@ -58,6 +58,12 @@ class ModelCache:
                 self._models[key] = factory()
             return self._models[key]
 
+    def ahead(self) -> Any:
+        """Results computed while recording (index/chunk_cache.py), taken by the asr and speakers stages."""
+        from harp_desktop.index.chunk_cache import ChunkCache
+
+        return self.get("asr-chunk-cache", ChunkCache)
+
     # The models indexing and asking share (a cue clip is embedded like the recording).
     def text(self) -> Any:
         from harp_desktop import weights

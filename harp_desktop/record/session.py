@@ -1,4 +1,5 @@
-"""One recording from start to indexed: recorder + live transcription + the normal Indexer."""
+"""One recording from start to indexed: recorder + live transcription + index work done ahead + the normal
+Indexer (which finds that work by its exact inputs: the rows are the file's, record/ahead.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from harp_desktop.index.asr import AsrOptions, Transcriber
 from harp_desktop.index.context import IndexOptions, ModelCache
 from harp_desktop.index.stages import asr_model_key
 from harp_desktop.paths import data_dir
+from harp_desktop.record.ahead import IndexAhead
 from harp_desktop.record.live import LiveTranscriber
 from harp_desktop.record.recorder import Recorder
 from harp_desktop.types import Word
@@ -53,10 +55,13 @@ class RecordingSession:
             raise FileExistsError(f"{self.target}: already exists; choose another name")
         if self.target.suffix.lower() != ".flac":
             raise ValueError(f"{self.target}: recordings are saved as FLAC (.flac)")
-        self.live = LiveTranscriber(transcriber_factory(self.options, models or library.models), on_words,
+        models = models or library.models
+        self.live = LiveTranscriber(transcriber_factory(self.options, models), on_words,
                                     self.options.language) if live else None
+        # The asr and speakers stages' chunks computed while recording (the view above is for the eyes only).
+        self.ahead = IndexAhead(self.options, models, transcriber_factory(self.options, models)) if live else None
         self.recorder = Recorder(library.folder, self.target, device,
-                                 listeners=[self.live.feed] if self.live else [])
+                                 listeners=[x.feed for x in (self.live, self.ahead) if x is not None])
         self.path: Path | None = None
         self.stopped_at: float | None = None
 
@@ -75,9 +80,18 @@ class RecordingSession:
         self.stopped_at = time.monotonic()
         try:
             self.path = self.recorder.stop()
+        except BaseException:
+            if self.ahead is not None:
+                self.ahead.abort()
+            raise
         finally:
             if self.live is not None:
                 self.live.close()
+        if self.ahead is not None:
+            if self.path is None:
+                self.ahead.abort()
+            else:
+                self.ahead.finish()  # the last chunk and speaker group, computed while indexing starts
         return self.path
 
     def abandon(self) -> None:
@@ -88,6 +102,8 @@ class RecordingSession:
         finally:
             if self.live is not None:
                 self.live.abort()
+            if self.ahead is not None:
+                self.ahead.abort()
 
     @property
     def words(self) -> list[Word]:

@@ -1,0 +1,219 @@
+"""Index work done while the recording grows, for the asr and speakers stages to find after Stop (issue 20).
+
+Fed the same 16 kHz blocks the recorder writes, this module's thread plans what the stages will compute on the
+finished file -- the events stage's tagger Speech scores and Silero (``vad.speech_regions``) give the regions,
+``vad.rescue_regions`` joins them as ``stages.run_vad`` does, ``asr.plan_chunks`` groups them -- and runs the
+stages' own per-chunk code on every piece no later audio can change: an ASR chunk once the region after it has
+opened a new chunk (``Transcriber.transcribe_chunk_states``: words and the emotion head's encoder states), a
+group of ``diarise.GROUP`` speaker regions once all of them ended. Results go to the process's ahead cache
+(index/chunk_cache.py) under the hash of their exact inputs, so the stages use them only where the file gives
+the very same input; anything planned differently is computed again after Stop, never wrong.
+
+A region counts as ended ``SETTLE_S`` before the audio's end (Silero closes a region after 0.4 s of silence and
+pads it by 0.15 s; the rescue needs three 0.48 s tagger cells). ``finish()`` (at Stop) plans once more on the
+whole recording, claims everything left and computes it while the indexer decodes, tags and runs VAD.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from harp_desktop.audio.decode import SAMPLE_RATE
+from harp_desktop.index.asr import plan_chunks
+from harp_desktop.index.chunk_cache import ChunkResult, chunk_key
+from harp_desktop.index.context import IndexOptions, ModelCache
+from harp_desktop.index.diarise import GROUP, HOP_S, WINDOW_S, group_key, region_wavs
+from harp_desktop.index.events import _PATCH, _STEP, PATCH_S
+from harp_desktop.index.vad import rescue_regions, speech_regions
+from harp_desktop.types import Region
+
+STEP_S = 10.0  # plan again after this much new audio
+SETTLE_S = 3.0
+_CELL = 48 * _STEP  # samples per tagger cell (the events stage's 0.48 s hop)
+_PATCH_SAMPLES = (_PATCH - 1) * _STEP + 400
+
+
+class IndexAhead:
+    """``feed`` blocks while recording; ``finish()`` at Stop (returns at once); ``abort()`` to drop the work."""
+
+    def __init__(self, options: IndexOptions, models: ModelCache, transcriber_factory: Callable[[], Any]) -> None:
+        from harp_desktop.index.pipeline import fingerprints  # the stages' own keys
+
+        fps = fingerprints(options)
+        self.options, self.models = options, models
+        self.asr_fp, self.speakers_fp = fps["asr"], fps["speakers"]
+        self.cache = models.ahead()
+        self._factory = transcriber_factory
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._buf = np.zeros(16000 * 60, np.float32)
+        self._n = 0
+        self._planned_n = 0
+        self._cells = np.zeros(0, np.float16)  # the tagger's Speech logits of settled cells
+        self._silero: dict[int, list[dict]] = {}
+        self._done: set[str] = set()  # keys this worker computed or found claimed
+        self._claims: set[str] = set()  # claimed, not yet put: released whenever the thread ends
+        self._lang0: str | None = None  # the language chunk 0 was transcribed in (run_asr keeps it)
+        self._aborted = False
+        self.error: BaseException | None = None
+        self.computed = {"asr": 0, "speakers": 0}
+        self.busy_s = 0.0  # wall seconds spent planning and computing
+        self._thread = threading.Thread(target=self._loop, name="harp-index-ahead", daemon=True)
+        self._thread.start()
+
+    # -- control -------------------------------------------------------------------------------
+    def feed(self, block: np.ndarray) -> None:
+        self._queue.put(np.asarray(block, np.float32))
+
+    def finish(self) -> None:
+        """The recording ended: the rest is planned on the whole and computed in the background."""
+        self._queue.put(None)
+
+    def join(self, timeout: float | None = None) -> None:
+        self._thread.join(timeout)
+
+    def abort(self) -> None:
+        """Stop after the piece in hand; drop what was computed (the recording will not be indexed now)."""
+        self._aborted = True
+        self._queue.put(None)
+        self._thread.join()
+        self.cache.discard(sorted(self._done))
+
+    # -- the thread ----------------------------------------------------------------------------
+    def _loop(self) -> None:
+        try:
+            self.models.speaker(), self.models.diariser(), self.models.yamnet()  # loaded now, not after Stop
+            self._factory()
+            while True:
+                final = self._drain()
+                if self._aborted:
+                    return
+                if final or self._n - self._planned_n >= STEP_S * SAMPLE_RATE:
+                    t0 = time.perf_counter()
+                    self._plan(final)
+                    self.busy_s += time.perf_counter() - t0
+                if final:
+                    return
+        except BaseException as exc:  # noqa: BLE001 - only time is lost: the stages compute what is missing
+            self.error = exc
+        finally:
+            for key in list(self._claims):  # a stage waiting for one of these computes it itself
+                self.cache.release(key)
+            self._claims.clear()
+
+    def _drain(self) -> bool:
+        """Append what arrived; True once the recording ended."""
+        try:
+            item = self._queue.get(timeout=0.5)
+            while True:
+                if item is None:
+                    return True
+                self._append(item)
+                item = self._queue.get_nowait()
+        except queue.Empty:
+            return False
+
+    def _append(self, block: np.ndarray) -> None:
+        if self._n + len(block) > len(self._buf):
+            grown = np.zeros(max(2 * len(self._buf), self._n + len(block)), np.float32)
+            grown[: self._n] = self._buf[: self._n]
+            self._buf = grown
+        self._buf[self._n: self._n + len(block)] = block
+        self._n += len(block)
+
+    # -- planning ------------------------------------------------------------------------------
+    def regions(self, audio: np.ndarray, final: bool) -> list[Region]:
+        """The regions ``stages.run_vad`` will store for a file whose first ``len(audio)`` samples these are:
+        all of them when ``final``, else those ended ``SETTLE_S`` before the end."""
+        speech, times = self._speech_logits(audio)
+        found = speech_regions(audio, blocks=self._silero)
+        regions, _ = rescue_regions(found, speech, times, PATCH_S, len(audio) / SAMPLE_RATE)
+        if final:
+            return regions
+        return [r for r in regions if r.end_s <= len(audio) / SAMPLE_RATE - SETTLE_S]
+
+    def _speech_logits(self, audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The events stage's Speech column for ``audio`` (YAMNet cells are local: only the new audio, and four
+        settled cells before it, are tagged again) and the cells' times as the stage stores them (float32)."""
+        tg = self.models.yamnet()
+        speech_i = tg.class_names.index("Speech")
+        s_cell = max(0, len(self._cells) - 4)
+        fs = tg.run(audio[s_cell * _CELL:])
+        new = fs.scores[:, speech_i].astype(np.float16)
+        keep = s_cell + 1 if s_cell else 0  # the first cell of a later slice misses dense patches before it
+        cells = np.concatenate([self._cells[:keep], new[keep - s_cell:]])
+        settled = max(0, (len(audio) - _PATCH_SAMPLES) // _CELL - 3)
+        self._cells = cells[: min(len(cells), settled)]
+        times = (np.arange(len(cells)) * _CELL + (PATCH_S * SAMPLE_RATE) / 2) / SAMPLE_RATE
+        return cells.astype(np.float32), times.astype(np.float32)
+
+    def _plan(self, final: bool) -> None:
+        n = self._n
+        self._planned_n = n
+        audio = self._buf[:n]
+        if n < 16000:
+            return
+        regions = self.regions(audio, final)
+        chunks = plan_chunks(regions, self.options.asr_chunk_s)
+        ready = chunks if final else chunks[:-1]
+        wavs, _ = region_wavs(audio, regions)
+        groups = [wavs[g: g + GROUP] for g in range(0, len(wavs), GROUP)]
+        groups = groups if final else [g for g in groups if len(g) == GROUP]
+        encoders = [self.models.speaker(), self.models.diariser()]
+        todo = [("speakers", (enc, grp)) for grp in groups for enc in encoders]
+        if final:  # claim the speaker groups at once, so the stage waits for them instead of computing them too
+            todo = [t for t in todo if self._claim(self._group_key(*t[1]))]
+        self._asr(audio, ready, final)
+        for _, (enc, grp) in todo:
+            if self._aborted:
+                return
+            key = self._group_key(enc, grp)
+            if final or self._claim(key):
+                self._put(key, enc.embed_regions(grp, WINDOW_S, HOP_S))
+                self.computed["speakers"] += 1
+
+    def _group_key(self, enc: Any, grp: list[np.ndarray]) -> str:
+        return group_key(self.speakers_fp, getattr(enc, "name", "ge2e"), grp)
+
+    def _claim(self, key: str) -> bool:
+        if key in self._done:
+            return False
+        self._done.add(key)
+        if self.cache.claim(key):
+            self._claims.add(key)
+            return True
+        return False
+
+    def _put(self, key: str, value: Any) -> None:
+        self.cache.put(key, value)
+        self._claims.discard(key)
+
+    def _asr(self, audio: np.ndarray, ready: list[list[Region]], final: bool) -> None:
+        """The asr stage's loop: chunk 0 with the options' language, the others with chunk 0's (run_asr)."""
+        def key(i: int) -> str | None:
+            language = self.options.language if i == 0 else (self.options.language or self._lang0)
+            if i > 0 and language is None:
+                return None  # chunk 0's language is not known here (the stage computed chunk 0)
+            return chunk_key(self.asr_fp, self.options.cpu_threads, language, audio, ready[i])
+
+        # At Stop, claim what is known at once: the stage then waits for these instead of computing them too.
+        mine = {k for i in range(len(ready)) if final and (k := key(i)) and self._claim(k)}
+        for i, chunk in enumerate(ready):
+            k = key(i)
+            if self._aborted or k is None:
+                return
+            if k in mine or self._claim(k):
+                self._transcribe(k, audio, chunk, i)
+
+    def _transcribe(self, key: str, audio: np.ndarray, chunk: list[Region], i: int) -> None:
+        language = self.options.language if i == 0 else self.options.language or self._lang0
+        words, lang, states = self._factory().transcribe_chunk_states(audio, chunk, language)
+        self._put(key, ChunkResult(words, lang, states))
+        self.computed["asr"] += 1
+        if i == 0:
+            self._lang0 = lang
