@@ -18,7 +18,7 @@ from harp_desktop.index.asr_states import CapturingWhisper, recording_states
 from harp_desktop.index.whisper_enc import EncoderStates
 from harp_desktop.types import Region, Word
 
-CHUNK_SPEECH_S = 240.0
+CHUNK_SPEECH_S = 30.0  # IndexOptions.asr_chunk_s is the one the stage uses
 GAP_S = 0.8  # silence inserted between spans so words do not run together across a pause
 JOIN_S = 1.0
 TAIL_GAP = False  # regions closer than this are transcribed with the real audio between them

@@ -77,6 +77,7 @@ class ChunkCache:
         self.max_bytes = max_bytes
         self._items: OrderedDict[str, tuple[Any, int]] = OrderedDict()
         self._claimed: dict[str, str] = {}  # key -> who: "ahead" (the worker) or "stage"
+        self._planning = 0  # workers that have the whole recording and are claiming what they will compute
         self._cond = threading.Condition()
         self.hits = 0
         self.misses = 0
@@ -98,6 +99,16 @@ class ChunkCache:
                 self._items.popitem(last=False)
             self._cond.notify_all()
 
+    def begin_planning(self) -> None:
+        """A worker got its last audio (Stop): ``take`` waits until it has claimed its keys (``end_planning``)."""
+        with self._cond:
+            self._planning += 1
+
+    def end_planning(self) -> None:
+        with self._cond:
+            self._planning -= 1
+            self._cond.notify_all()
+
     def release(self, key: str) -> None:
         """Give up a claim without a result."""
         with self._cond:
@@ -108,7 +119,8 @@ class ChunkCache:
         """The result for ``key`` (waiting while the worker computes it), removed; None: the caller computes it,
         and the key stays claimed by it until ``release``."""
         with self._cond:
-            self._cond.wait_for(lambda: self._claimed.get(key) != "ahead", timeout=timeout_s)
+            self._cond.wait_for(lambda: key in self._items or (self._claimed.get(key) != "ahead"
+                                                                and not self._planning), timeout=timeout_s)
             got = self._items.pop(key, None)
             if got is None:
                 self.misses += 1
@@ -122,6 +134,11 @@ class ChunkCache:
             for k in keys:
                 self._items.pop(k, None)
 
+    def active(self) -> bool:
+        """Anything held, being computed or being planned: worth hashing a chunk to look it up."""
+        with self._cond:
+            return bool(self._items or self._planning or "ahead" in self._claimed.values())
+
     def __len__(self) -> int:
         with self._cond:
-            return len(self._items) + sum(1 for w in self._claimed.values() if w == "ahead")
+            return len(self._items)

@@ -63,7 +63,7 @@ def _embed(enc, wavs: list[np.ndarray], starts: list[float], report: Callable[[f
     for g in range(0, len(wavs), GROUP):
         check()
         group = wavs[g: g + GROUP]
-        key = group_key(fingerprint, name, group) if cache is not None and len(cache) else None
+        key = group_key(fingerprint, name, group) if cache is not None and cache.active() else None
         got = cache.take(key) if key else None
         if got is None:
             try:

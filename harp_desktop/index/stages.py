@@ -94,7 +94,7 @@ def run_asr(ctx: StageContext) -> dict:
             continue
         ctx.check()
         # Computed ahead while recording (record/ahead.py) from exactly these inputs, or computed now.
-        ckey = chunk_key(ctx.fingerprint, ctx.options.cpu_threads, language, ctx.audio, chunk) if len(cache) else None
+        ckey = chunk_key(ctx.fingerprint, ctx.options.cpu_threads, language, ctx.audio, chunk) if cache.active() else None
         hit = cache.take(ckey) if ckey else None
         if hit is not None:
             words, lang, states = hit.words, hit.language, hit.states

@@ -60,6 +60,8 @@ class IndexAhead:
         self._claims: set[str] = set()  # claimed, not yet put: released whenever the thread ends
         self._lang0: str | None = None  # the language chunk 0 was transcribed in (run_asr keeps it)
         self._aborted = False
+        self._finishing = False  # finish() was called: stop the current plan early, the last plan follows
+        self._planning = True  # until the last plan's claims are made (only counts once finish() was called)
         self.error: BaseException | None = None
         self.computed = {"asr": 0, "speakers": 0}
         self.busy_s = 0.0  # wall seconds spent planning and computing
@@ -71,7 +73,11 @@ class IndexAhead:
         self._queue.put(np.asarray(block, np.float32))
 
     def finish(self) -> None:
-        """The recording ended: the rest is planned on the whole and computed in the background."""
+        """The recording ended: the rest is planned on the whole and computed in the background. Until this
+        worker has claimed what it will compute, the stages wait rather than compute it too."""
+        if not self._finishing and self._thread.is_alive():
+            self._finishing = True
+            self.cache.begin_planning()
         self._queue.put(None)
 
     def join(self, timeout: float | None = None) -> None:
@@ -102,6 +108,7 @@ class IndexAhead:
         except BaseException as exc:  # noqa: BLE001 - only time is lost: the stages compute what is missing
             self.error = exc
         finally:
+            self._end_planning()
             for key in list(self._claims):  # a stage waiting for one of these computes it itself
                 self.cache.release(key)
             self._claims.clear()
@@ -170,7 +177,7 @@ class IndexAhead:
             todo = [t for t in todo if self._claim(self._group_key(*t[1]))]
         self._asr(audio, ready, final)
         for _, (enc, grp) in todo:
-            if self._aborted:
+            if self._aborted or (self._finishing and not final):
                 return
             key = self._group_key(enc, grp)
             if final or self._claim(key):
@@ -198,17 +205,46 @@ class IndexAhead:
         def key(i: int) -> str | None:
             language = self.options.language if i == 0 else (self.options.language or self._lang0)
             if i > 0 and language is None:
-                return None  # chunk 0's language is not known here (the stage computed chunk 0)
+                return None  # chunk 0's language is not known here yet
             return chunk_key(self.asr_fp, self.options.cpu_threads, language, audio, ready[i])
 
-        # At Stop, claim what is known at once: the stage then waits for these instead of computing them too.
-        mine = {k for i in range(len(ready)) if final and (k := key(i)) and self._claim(k)}
+        tried: set[int] = set()
+        mine: dict[int, str] = {}
+
+        def claim_known() -> None:  # at Stop: claim at once, so the stage waits for these instead of racing
+            for i in range(len(ready)):
+                k = key(i) if i not in tried else None
+                if i not in tried and k is None:
+                    return
+                if k is not None:
+                    tried.add(i)
+                    if self._claim(k):
+                        mine[i] = k
+            self._end_planning()
+
+        if final:
+            claim_known()
+            if 0 not in mine:
+                self._end_planning()  # chunk 0 is not ours: its language stays unknown here
         for i, chunk in enumerate(ready):
-            k = key(i)
-            if self._aborted or k is None:
+            if self._aborted or (self._finishing and not final):
                 return
-            if k in mine or self._claim(k):
+            if final:
+                k = mine.get(i)
+            else:
+                k = key(i)
+                if k is None:
+                    return
+                k = k if self._claim(k) else None
+            if k is not None:
                 self._transcribe(k, audio, chunk, i)
+                if final and i == 0:
+                    claim_known()
+
+    def _end_planning(self) -> None:
+        if self._finishing and self._planning:
+            self._planning = False
+            self.cache.end_planning()
 
     def _transcribe(self, key: str, audio: np.ndarray, chunk: list[Region], i: int) -> None:
         language = self.options.language if i == 0 else self.options.language or self._lang0

@@ -54,4 +54,4 @@ def test_released_claim_wakes_the_stage_and_size_is_bounded():
     cache.release("k")
     for i in range(5):
         cache.put(f"a{i}", np.zeros(100, np.float32))  # 400 bytes each: the oldest go
-    assert len(cache) == 2 and cache.take("a4") is not None and cache.take("a0") is None
+    assert len(cache) == 2 and cache.active() and cache.take("a4") is not None and cache.take("a0") is None
