@@ -9,7 +9,9 @@ read). A hit is therefore the output the stage would have computed; anything tha
 VAD saw otherwise, a sample) is a miss and the stage transcribes the chunk itself. Rows cannot differ by this
 cache, only time can.
 
-The speakers stage does the same for its groups of regions' window embeddings (``diarise.group_key``).
+The speakers stage does the same for its groups of regions' window embeddings (``diarise.group_key``), the
+events and vad stages for the tagger's frame scores and Silero's regions of the whole recording
+(``recording_key``: the worker stitches both from the pieces it tagged as the audio came in).
 The cache lives in the process's ``ModelCache`` (memory only, never on disk: nothing extra to seal in an
 encrypted library); a hit is taken out of it, and it holds at most ``MAX_BYTES``.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +68,28 @@ def chunk_key(stage_fingerprint: str, cpu_threads: int, language: str | None, au
     h.update(f"|{a}:{a + len(piece)}|".encode())
     h.update(piece.tobytes())
     return h.hexdigest()
+
+
+def recording_key(stage_fingerprint: str, audio: np.ndarray) -> str:
+    """A whole-recording result (the tagger's frame scores, Silero's regions): its stage and every sample."""
+    h = hashlib.sha256(f"{stage_fingerprint}|{len(audio)}|".encode())
+    step = 16000 * 60
+    for i in range(0, len(audio), step):  # a memmap is read a minute at a time
+        h.update(np.ascontiguousarray(audio[i: i + step], dtype=np.float32).tobytes())
+    return h.hexdigest()
+
+
+def take_or(cache: ChunkCache | None, key_fn: Callable[[], str], compute: Callable[[], Any]) -> Any:
+    """``cache``'s result for ``key_fn()`` when one was computed ahead, else ``compute()``."""
+    key = key_fn() if cache is not None and cache.active() else None
+    got = cache.take(key) if key else None
+    if got is not None:
+        return got
+    try:
+        return compute()
+    finally:
+        if key:
+            cache.release(key)
 
 
 class ChunkCache:

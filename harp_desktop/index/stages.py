@@ -14,7 +14,7 @@ from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index import segments as turns
 from harp_desktop.index.asr import AsrOptions, Transcriber, plan_chunks
 from harp_desktop.index.asr_states import STATES_PROFILE, put_chunk_states
-from harp_desktop.index.chunk_cache import chunk_key
+from harp_desktop.index.chunk_cache import chunk_key, recording_key, take_or
 from harp_desktop.index.context import StageContext
 from harp_desktop.index.diarise import HOP_S as SPEAKER_HOP_S
 from harp_desktop.index.diarise import WINDOW_S as SPEAKER_WINDOW_S  # noqa: F401 -- the stage key reads it here
@@ -33,7 +33,8 @@ def _regions(ctx: StageContext) -> list[Region]:
 def run_vad(ctx: StageContext) -> dict:
     t0 = time.perf_counter()
     weights.model_path("vad")  # verify the ONNX file faster-whisper will load
-    regions = speech_regions(ctx.audio, ctx.report, ctx.should_stop)
+    regions = take_or(ctx.models.ahead(), lambda: recording_key(ctx.fingerprint, ctx.audio),
+                      lambda: speech_regions(ctx.audio, ctx.report, ctx.should_stop))
     ctx.check()
     from harp_desktop.index.events import PATCH_S
 

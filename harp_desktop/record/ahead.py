@@ -26,10 +26,10 @@ import numpy as np
 
 from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index.asr import plan_chunks
-from harp_desktop.index.chunk_cache import ChunkResult, chunk_key
+from harp_desktop.index.chunk_cache import ChunkResult, chunk_key, recording_key
 from harp_desktop.index.context import IndexOptions, ModelCache
 from harp_desktop.index.diarise import GROUP, HOP_S, WINDOW_S, group_key, region_wavs
-from harp_desktop.index.events import _PATCH, _STEP, PATCH_S
+from harp_desktop.index.events import _PATCH, _STEP, PATCH_S, FrameScores
 from harp_desktop.index.vad import rescue_regions, speech_regions
 from harp_desktop.types import Region
 
@@ -47,14 +47,15 @@ class IndexAhead:
 
         fps = fingerprints(options)
         self.options, self.models = options, models
-        self.asr_fp, self.speakers_fp = fps["asr"], fps["speakers"]
+        self.events_fp, self.vad_fp, self.asr_fp, self.speakers_fp = fps["events"], fps["vad"], fps["asr"], fps["speakers"]
         self.cache = models.ahead()
         self._factory = transcriber_factory
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._buf = np.zeros(16000 * 60, np.float32)
         self._n = 0
         self._planned_n = 0
-        self._cells = np.zeros(0, np.float16)  # the tagger's Speech logits of settled cells
+        self._scores = np.zeros((0, 521), np.float16)  # the tagger's scores and embeddings of settled cells
+        self._emb = np.zeros((0, 1024), np.float16)
         self._silero: dict[int, list[dict]] = {}
         self._done: set[str] = set()  # keys this worker computed or found claimed
         self._claims: set[str] = set()  # claimed, not yet put: released whenever the thread ends
@@ -136,28 +137,33 @@ class IndexAhead:
     # -- planning ------------------------------------------------------------------------------
     def regions(self, audio: np.ndarray, final: bool) -> list[Region]:
         """The regions ``stages.run_vad`` will store for a file whose first ``len(audio)`` samples these are:
-        all of them when ``final``, else those ended ``SETTLE_S`` before the end."""
-        speech, times = self._speech_logits(audio)
+        all of them when ``final`` (and the events and vad stages' own results go to the cache), else those
+        ended ``SETTLE_S`` before the end."""
+        fs = self._tag(audio)
+        tg = self.models.yamnet()
+        speech = fs.scores[:, tg.class_names.index("Speech")].astype(np.float32)
         found = speech_regions(audio, blocks=self._silero)
-        regions, _ = rescue_regions(found, speech, times, PATCH_S, len(audio) / SAMPLE_RATE)
+        regions, _ = rescue_regions(found, speech, fs.times_s.astype(np.float32), PATCH_S, len(audio) / SAMPLE_RATE)
         if final:
+            self.cache.put(recording_key(self.events_fp, audio), fs)
+            self.cache.put(recording_key(self.vad_fp, audio), found)
             return regions
         return [r for r in regions if r.end_s <= len(audio) / SAMPLE_RATE - SETTLE_S]
 
-    def _speech_logits(self, audio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The events stage's Speech column for ``audio`` (YAMNet cells are local: only the new audio, and four
-        settled cells before it, are tagged again) and the cells' times as the stage stores them (float32)."""
+    def _tag(self, audio: np.ndarray) -> FrameScores:
+        """``YamnetTagger.run(audio)``, tagging only the new audio and four settled cells before it: a cell's
+        scores are a function of the patches around it (tests/record/test_ahead.py checks the stitching)."""
         tg = self.models.yamnet()
-        speech_i = tg.class_names.index("Speech")
-        s_cell = max(0, len(self._cells) - 4)
+        s_cell = max(0, len(self._scores) - 4)
         fs = tg.run(audio[s_cell * _CELL:])
-        new = fs.scores[:, speech_i].astype(np.float16)
         keep = s_cell + 1 if s_cell else 0  # the first cell of a later slice misses dense patches before it
-        cells = np.concatenate([self._cells[:keep], new[keep - s_cell:]])
+        scores = np.concatenate([self._scores[:keep], fs.scores[keep - s_cell:]])
+        emb = None if fs.embeddings is None else np.concatenate([self._emb[:keep], fs.embeddings[keep - s_cell:]])
         settled = max(0, (len(audio) - _PATCH_SAMPLES) // _CELL - 3)
-        self._cells = cells[: min(len(cells), settled)]
-        times = (np.arange(len(cells)) * _CELL + (PATCH_S * SAMPLE_RATE) / 2) / SAMPLE_RATE
-        return cells.astype(np.float32), times.astype(np.float32)
+        self._scores, self._emb = scores[:settled], (None if emb is None else emb[:settled])
+        h = round(fs.hop_s * 100)
+        times = (np.arange(len(scores)) * h * _STEP + (PATCH_S * SAMPLE_RATE) / 2) / SAMPLE_RATE
+        return FrameScores(times, fs.hop_s, scores, emb, fs.dense_hop_s)
 
     def _plan(self, final: bool) -> None:
         n = self._n

@@ -79,19 +79,19 @@ class RecordingSession:
         """Stop and finalise; the live transcript finishes its last region. The FLAC (None if empty)."""
         self.stopped_at = time.monotonic()
         try:
-            self.path = self.recorder.stop()
+            self.path = self.recorder.stop()  # every block has reached the listeners now
         except BaseException:
             if self.ahead is not None:
                 self.ahead.abort()
             raise
         finally:
+            if self.ahead is not None and self.path is not None:
+                # First: the last chunk and speaker group are claimed and computed while indexing starts.
+                self.ahead.finish()
             if self.live is not None:
                 self.live.close()
-        if self.ahead is not None:
-            if self.path is None:
-                self.ahead.abort()
-            else:
-                self.ahead.finish()  # the last chunk and speaker group, computed while indexing starts
+        if self.ahead is not None and self.path is None:
+            self.ahead.abort()
         return self.path
 
     def abandon(self) -> None:

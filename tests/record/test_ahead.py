@@ -30,7 +30,7 @@ def rows(lib: Library, rid: int) -> dict:
     }
     names = [r["name"] for r in q("SELECT name FROM arrays WHERE recording_id = ? ORDER BY name", [rid])]
     for name in names:
-        if name.startswith(("asr_state", "speaker_window")):
+        if name.startswith(("asr_state", "speaker_window", "event_", "vad_")):
             arr, _ = lib.db.get_array(rid, name)
             out[name] = (arr.shape, np.asarray(arr).tobytes())
     return out
@@ -65,8 +65,9 @@ def test_work_done_while_recording_is_taken_and_rows_equal_a_cold_index(long_cli
         asr, cache = stage_info(lib, res.recording_id, "asr"), lib.models.ahead()
     assert during["asr"] >= 2, during  # closed chunks were transcribed while the audio still came in
     assert asr["chunks"] >= 3 and asr["chunks_computed_ahead"] == asr["chunks"], asr
-    # every ASR chunk and every speaker group (GE2E and CAM++ each) was taken, nothing computed twice
-    assert cache.misses == 0 and cache.hits == asr["chunks"] + worker.computed["speakers"], \
+    # the tagger's scores, Silero's regions, every ASR chunk and every speaker group (GE2E and CAM++ each)
+    # were taken, nothing was computed twice
+    assert cache.misses == 0 and cache.hits == 2 + asr["chunks"] + worker.computed["speakers"], \
         (cache.hits, cache.misses, worker.computed)
     assert len(cache) == 0  # everything computed ahead was taken
     copy = shutil.copy(path, tmp_path / "opened.flac")
