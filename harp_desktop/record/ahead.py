@@ -94,8 +94,7 @@ class IndexAhead:
     # -- the thread ----------------------------------------------------------------------------
     def _loop(self) -> None:
         try:
-            self.models.speaker(), self.models.diariser(), self.models.yamnet()  # loaded now, not after Stop
-            self._factory()
+            self._preload()
             while True:
                 final = self._drain()
                 if self._aborted:
@@ -113,6 +112,15 @@ class IndexAhead:
             for key in list(self._claims):  # a stage waiting for one of these computes it itself
                 self.cache.release(key)
             self._claims.clear()
+
+    def _preload(self) -> None:
+        """Every model the stages after Stop load, loaded now (ModelCache keys of the stages themselves)."""
+        from harp_desktop import weights
+        from harp_desktop.index.emotion import EmotionModel
+
+        self.models.speaker(), self.models.diariser(), self.models.yamnet(), self.models.text()
+        self.models.get("emotion", lambda: EmotionModel(weights.model_file("emotion", "emotion_head.npz")))
+        self._factory()
 
     def _drain(self) -> bool:
         """Append what arrived; True once the recording ended."""

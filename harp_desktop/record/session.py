@@ -43,11 +43,13 @@ def transcriber_factory(options: IndexOptions, models: ModelCache) -> Callable[[
 
 
 class RecordingSession:
-    """Start, pause, resume, stop. ``live=True`` transcribes while recording (``on_words``)."""
+    """Start, pause, resume, stop. ``live=True`` transcribes while recording (``on_words``); ``ahead`` does the
+    index stages' work that later audio cannot change while recording (record/ahead.py)."""
 
     def __init__(self, library, target: Path | str | None = None, device: int | str | None = None,
                  options: IndexOptions | None = None, *, live: bool = True,
-                 on_words: Callable[[list[Word]], None] | None = None, models: ModelCache | None = None) -> None:
+                 on_words: Callable[[list[Word]], None] | None = None, models: ModelCache | None = None,
+                 ahead: bool | None = None) -> None:
         self.library = library
         self.options = options or IndexOptions()
         self.target = Path(target).expanduser() if target else default_target()
@@ -58,8 +60,10 @@ class RecordingSession:
         models = models or library.models
         self.live = LiveTranscriber(transcriber_factory(self.options, models), on_words,
                                     self.options.language) if live else None
-        # The asr and speakers stages' chunks computed while recording (the view above is for the eyes only).
-        self.ahead = IndexAhead(self.options, models, transcriber_factory(self.options, models)) if live else None
+        # The stages' pieces computed while recording (the view above is for the eyes only); ``ahead`` (default:
+        # ``live``) is for a recording that will be indexed.
+        ahead = live if ahead is None else ahead
+        self.ahead = IndexAhead(self.options, models, transcriber_factory(self.options, models)) if ahead else None
         self.recorder = Recorder(library.folder, self.target, device,
                                  listeners=[x.feed for x in (self.live, self.ahead) if x is not None])
         self.path: Path | None = None
