@@ -186,11 +186,11 @@ class IndexAhead:
         groups = [wavs[g: g + GROUP] for g in range(0, len(wavs), GROUP)]
         groups = groups if final else [g for g in groups if len(g) == GROUP]
         encoders = [self.models.speaker(), self.models.diariser()]
-        todo = [("speakers", (enc, grp)) for grp in groups for enc in encoders]
+        todo = [(enc, grp) for grp in groups for enc in encoders]
         if final:  # claim the speaker groups at once, so the stage waits for them instead of computing them too
-            todo = [t for t in todo if self._claim(self._group_key(*t[1]))]
+            todo = [(enc, grp) for enc, grp in todo if self._claim(self._group_key(enc, grp))]
         self._asr(audio, ready, final)
-        for _, (enc, grp) in todo:
+        for enc, grp in todo:
             if self._aborted or (self._finishing and not final):
                 return
             key = self._group_key(enc, grp)
