@@ -26,13 +26,14 @@ WINDOW_S, HOP_S = 1.6, 0.8
 # Average-linkage cut inside each spectral cluster, on each encoder's own cosine scale: 0.4 is
 # GE2E's long-standing cut; CAM++'s windows of one voice spread more (0.6; 0.55-0.65 alike on dev).
 CUT = {"ge2e": 0.4, "campplus": 0.6}
-VERSION = "v4-spectral-groups16"
+VERSION = "v4-spectral-groups8"
 # Regions embedded per call. CAM++ batches equal-length windows of one call together and its numbers move in the
 # last float bits with the batch's make-up, so a group's embeddings are a function of the group's audio only
 # when groups are fixed: consecutive runs of GROUP regions from the recording's start (after the 0.5 s filter).
-# Groups complete while recording are embedded ahead (record/ahead.py) and found by ``group_key``. 16, not 64
-# (the unit before issue 20): what is left at Stop is at most one group; CPU the same (CAM++ batches 16 windows).
-GROUP = 16
+# Groups complete while recording are embedded ahead (record/ahead.py) and found by ``group_key``. 8, not 64
+# (the unit before issue 20): what is left at Stop is at most one group; CPU the same (CAM++ batches 16 windows,
+# a group of 8 regions holds ~35).
+GROUP = 8
 MIN_REGION_S = 0.5
 
 

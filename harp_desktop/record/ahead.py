@@ -189,14 +189,29 @@ class IndexAhead:
         todo = [(enc, grp) for grp in groups for enc in encoders]
         if final:  # claim the speaker groups at once, so the stage waits for them instead of computing them too
             todo = [(enc, grp) for enc, grp in todo if self._claim(self._group_key(enc, grp))]
-        self._asr(audio, ready, final)
-        for enc, grp in todo:
-            if self._aborted or (self._finishing and not final):
-                return
-            key = self._group_key(enc, grp)
-            if final or self._claim(key):
-                self._put(key, enc.embed_regions(grp, WINDOW_S, HOP_S))
-                self.computed["speakers"] += 1
+        if final and todo:  # at Stop the last speaker group and the last chunk are computed side by side
+            side = threading.Thread(target=self._embed_groups, args=(todo, final), name="harp-ahead-speakers",
+                                    daemon=True)
+            side.start()
+            try:
+                self._asr(audio, ready, final)
+            finally:
+                side.join()
+        else:
+            self._asr(audio, ready, final)
+            self._embed_groups(todo, final)
+
+    def _embed_groups(self, todo: list[tuple[Any, list[np.ndarray]]], final: bool) -> None:
+        try:
+            for enc, grp in todo:
+                if self._aborted or (self._finishing and not final):
+                    return
+                key = self._group_key(enc, grp)
+                if final or self._claim(key):
+                    self._put(key, enc.embed_regions(grp, WINDOW_S, HOP_S))
+                    self.computed["speakers"] += 1
+        except BaseException as exc:  # noqa: BLE001 - the claims are released when the worker ends
+            self.error = exc
 
     def _group_key(self, enc: Any, grp: list[np.ndarray]) -> str:
         return group_key(self.speakers_fp, getattr(enc, "name", "ge2e"), grp)
