@@ -64,8 +64,14 @@ class RecordingSession:
         # ``live``) is for a recording that will be indexed.
         ahead = live if ahead is None else ahead
         self.ahead = IndexAhead(self.options, models, transcriber_factory(self.options, models)) if ahead else None
-        self.recorder = Recorder(library.folder, self.target, device,
-                                 listeners=[x.feed for x in (self.live, self.ahead) if x is not None])
+        try:
+            self.recorder = Recorder(library.folder, self.target, device,
+                                     listeners=[x.feed for x in (self.live, self.ahead) if x is not None])
+        except BaseException:  # no such device: the threads end with the session that never started
+            for worker in (self.live, self.ahead):
+                if worker is not None:
+                    worker.abort()
+            raise
         self.path: Path | None = None
         self.stopped_at: float | None = None
 
