@@ -112,12 +112,13 @@ class Library(AnnotationsAPI, SpanImportAPI):
 
     # -- recording (harp_desktop.record): a live consultation becomes a file, then an indexed recording
     def record(self, target: Path | str | None = None, device: int | str | None = None,
-               options: IndexOptions | None = None, *, live: bool = True, on_words=None):
+               options: IndexOptions | None = None, *, live: bool = True, on_words=None, ahead: bool | None = None):
         """A RecordingSession (not started): ``start()``, ``pause()``, ``resume()``, ``stop()`` -> the
-        FLAC, then ``index()``. ``live``: transcribe while recording, ``on_words(words)`` per chunk."""
+        FLAC, then ``index()``. ``live``: transcribe while recording, ``on_words(words)`` per chunk;
+        ``ahead`` (default: ``live``): do the index work later audio cannot change while recording."""
         from harp_desktop.record.session import RecordingSession
 
-        return RecordingSession(self, target, device, options, live=live, on_words=on_words)
+        return RecordingSession(self, target, device, options, live=live, on_words=on_words, ahead=ahead)
 
     def partial_recordings(self) -> list:
         """Recordings a crash or kill -9 interrupted (no process writes them): record.partial.Partial."""

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"[{fmt_time(words[0].start_s)}]{''.join(w.text for w in words)}", flush=True)
 
         try:
-            session = lib.record(args.out, args.device, options, live=index and not args.no_live, on_words=show)
+            session = lib.record(args.out, args.device, options, live=index and not args.no_live, on_words=show,
+                                 ahead=index)
             session.start()
         except (DeviceError, FileExistsError) as exc:
             print(f"harp: error: {exc}", file=sys.stderr)

@@ -7,6 +7,7 @@ unit of resume: the pipeline commits each chunk's words as it finishes.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,9 +18,10 @@ from harp_desktop.index.asr_states import CapturingWhisper, recording_states
 from harp_desktop.index.whisper_enc import EncoderStates
 from harp_desktop.types import Region, Word
 
-CHUNK_SPEECH_S = 240.0
+CHUNK_SPEECH_S = 30.0  # IndexOptions.asr_chunk_s is the one the stage uses
 GAP_S = 0.8  # silence inserted between spans so words do not run together across a pause
-JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
+JOIN_S = 1.0
+TAIL_GAP = False  # regions closer than this are transcribed with the real audio between them
 # Whisper sometimes skips a stretch of speech when it seeks across a 30 s window boundary
 # (seen on dev: a whole patient answer lost). Speech it left without words for this long is
 # transcribed again on its own (one padded 30 s window per hole). 2 s, not 1 s (issue 18): with the
@@ -79,10 +81,11 @@ def join(audio: np.ndarray, chunk: list[Region]) -> tuple[np.ndarray, list[tuple
             spans[-1] = Region(spans[-1].start_s, r.end_s)
         else:
             spans.append(r)
-    for r in spans:
+    for i, r in enumerate(spans):
         seg = np.asarray(audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
         offsets.append((pos, pos + len(seg) / SAMPLE_RATE, r.start_s))
-        pieces += [seg, gap]
+        # No gap after the last span when TAIL_GAP is off: Whisper would spend one more (padded 30 s) window on it.
+        pieces += [seg, gap] if TAIL_GAP or i < len(spans) - 1 else [seg]
         pos += len(seg) / SAMPLE_RATE + GAP_S
     return (np.concatenate(pieces) if pieces else np.zeros(0, np.float32)), offsets, spans
 
@@ -92,12 +95,26 @@ class Transcriber:
         self.model = CapturingWhisper(str(model_dir), device="cpu", compute_type="int8", cpu_threads=cpu_threads)
         self.options = options or AsrOptions()
         self.states: EncoderStates | None = None  # the last chunk's main-pass encoder states (asr_states)
+        # One chunk at a time: live transcription and the index-ahead worker share this model while recording.
+        self.lock = threading.Lock()
 
     def transcribe_chunk(
         self, audio: np.ndarray, chunk: list[Region], language: str | None = None
     ) -> tuple[list[Word], str]:
         """Words (in recording time) and the language used for one chunk of regions; ``self.states``: the encoder
         states of the chunk's main pass in recording time (the emotion head reads them: no second encoder run)."""
+        words, lang, _ = self.transcribe_chunk_states(audio, chunk, language)
+        return words, lang
+
+    def transcribe_chunk_states(
+        self, audio: np.ndarray, chunk: list[Region], language: str | None = None
+    ) -> tuple[list[Word], str, EncoderStates | None]:
+        """``transcribe_chunk`` and that chunk's encoder states, atomically (another thread may use the model)."""
+        with self.lock:
+            words, lang = self._chunk(audio, chunk, language)
+            return words, lang, self.states
+
+    def _chunk(self, audio: np.ndarray, chunk: list[Region], language: str | None) -> tuple[list[Word], str]:
         joined, offsets, spans = join(audio, chunk)
         self.model.windows = []
         try:

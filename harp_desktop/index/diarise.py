@@ -10,8 +10,10 @@ threshold (docs/decisions.md, "Diarisation: CAM++ and spectral clustering").
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -24,35 +26,69 @@ WINDOW_S, HOP_S = 1.6, 0.8
 # Average-linkage cut inside each spectral cluster, on each encoder's own cosine scale: 0.4 is
 # GE2E's long-standing cut; CAM++'s windows of one voice spread more (0.6; 0.55-0.65 alike on dev).
 CUT = {"ge2e": 0.4, "campplus": 0.6}
-VERSION = "v3-spectral"
+VERSION = "v4-spectral-groups8"
+# Regions embedded per call. CAM++ batches equal-length windows of one call together and its numbers move in the
+# last float bits with the batch's make-up, so a group's embeddings are a function of the group's audio only
+# when groups are fixed: consecutive runs of GROUP regions from the recording's start (after the 0.5 s filter).
+# Groups complete while recording are embedded ahead (record/ahead.py) and found by ``group_key``. 8, not 64
+# (the unit before issue 20): what is left at Stop is at most one group; CPU the same (CAM++ batches 16 windows,
+# a group of 8 regions holds ~35).
+GROUP = 8
+MIN_REGION_S = 0.5
+
+
+def group_key(fingerprint: str, encoder: str, wavs: list[np.ndarray]) -> str:
+    """What ``enc.embed_regions(wavs)`` reads, hashed (the speakers stage's fingerprint names the weights)."""
+    h = hashlib.sha256(f"{fingerprint}|{encoder}|{WINDOW_S}|{HOP_S}|".encode())
+    for w in wavs:
+        piece = np.ascontiguousarray(w, dtype=np.float32)
+        h.update(f"{len(piece)}|".encode())
+        h.update(piece.tobytes())
+    return h.hexdigest()
+
+
+def region_wavs(audio: np.ndarray, regions: list[Region]) -> tuple[list[np.ndarray], list[float]]:
+    """The regions the speaker windows cover (>= MIN_REGION_S), as audio, and their starts."""
+    regions = [r for r in regions if r.duration_s >= MIN_REGION_S]
+    return ([np.asarray(audio[int(r.start_s * SAMPLE_RATE): int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
+             for r in regions], [r.start_s for r in regions])
 
 
 def _embed(enc, wavs: list[np.ndarray], starts: list[float], report: Callable[[float], None],
-           check: Callable[[], None]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Per region: window centres (s, absolute) and embeddings; regions in groups of 64 (shared batches
-    are faster, groups bound memory)."""
+           check: Callable[[], None], cache: Any = None, fingerprint: str = "",
+           ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Per region: window centres (s, absolute) and embeddings; regions in groups of GROUP (shared batches
+    are faster, groups bound memory), each taken from ``cache`` (index/chunk_cache.py) when computed ahead."""
     centres, embs = [], []
-    for g in range(0, len(wavs), 64):
+    name = getattr(enc, "name", "ge2e")
+    for g in range(0, len(wavs), GROUP):
         check()
-        for s, (c, e) in zip(starts[g: g + 64], enc.embed_regions(wavs[g: g + 64], WINDOW_S, HOP_S), strict=True):
+        group = wavs[g: g + GROUP]
+        key = group_key(fingerprint, name, group) if cache is not None and cache.active() else None
+        got = cache.take(key) if key else None
+        if got is None:
+            try:
+                got = enc.embed_regions(group, WINDOW_S, HOP_S)
+            finally:
+                if key:
+                    cache.release(key)
+        for s, (c, e) in zip(starts[g: g + GROUP], got, strict=True):
             centres.append(c + s)
             embs.append(e)
-        report(min(1.0, (g + 64) / max(1, len(wavs))))
+        report(min(1.0, (g + GROUP) / max(1, len(wavs))))
     return centres, embs
 
 
 def speaker_windows(audio: np.ndarray, regions: list[Region], rescued: np.ndarray, enc, diar=None,
                     report: Callable[[float], None] = lambda f: None, check: Callable[[], None] = lambda: None,
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    cache: Any = None, fingerprint: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(centres_s, ``enc`` embeddings, labels) of the speaker windows over ``regions`` of ``audio``;
     labels from ``diar``'s embeddings of the same windows when given. Shared by the speakers stage
-    and benchmarks/diar_eval.py, so what is measured is what is indexed."""
-    regions = [r for r in regions if r.duration_s >= 0.5]
-    wavs = [np.asarray(audio[int(r.start_s * SAMPLE_RATE): int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
-            for r in regions]
-    starts = [r.start_s for r in regions]
+    and benchmarks/diar_eval.py, so what is measured is what is indexed. ``cache``/``fingerprint``: groups
+    embedded ahead while recording (``_embed``)."""
+    wavs, starts = region_wavs(audio, regions)
     share = 0.3 if diar is not None else 1.0  # CAM++ costs ~4x GE2E per window
-    centres, embs = _embed(enc, wavs, starts, lambda f: report(share * f), check)
+    centres, embs = _embed(enc, wavs, starts, lambda f: report(share * f), check, cache, fingerprint)
     centres_a = np.concatenate(centres) if centres else np.zeros(0, np.float32)
     embs_a = np.concatenate(embs) if embs else np.zeros((0, enc.dim), np.float32)
     groups = np.concatenate([np.full(len(c), i) for i, c in enumerate(centres)]) if centres else np.zeros(0, np.int64)
@@ -60,7 +96,8 @@ def speaker_windows(audio: np.ndarray, regions: list[Region], rescued: np.ndarra
         return centres_a, embs_a, np.zeros(0, np.int64)
     basis, name = embs_a, getattr(enc, "name", "ge2e")
     if diar is not None:
-        d_centres, d_embs = _embed(diar, wavs, starts, lambda f: report(share + (1 - share) * f), check)
+        d_centres, d_embs = _embed(diar, wavs, starts, lambda f: report(share + (1 - share) * f), check, cache,
+                                   fingerprint)
         # the same windows; should an encoder ever place them differently, each takes the nearest one
         basis = np.concatenate([de[np.abs(dc[None, :] - c[:, None]).argmin(1)] if len(dc) else np.zeros((len(c), diar.dim))
                                 for c, dc, de in zip(centres, d_centres, d_embs, strict=True)])

@@ -14,6 +14,7 @@ from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index import segments as turns
 from harp_desktop.index.asr import AsrOptions, Transcriber, plan_chunks
 from harp_desktop.index.asr_states import STATES_PROFILE, put_chunk_states
+from harp_desktop.index.chunk_cache import chunk_key, recording_key, take_or
 from harp_desktop.index.context import StageContext
 from harp_desktop.index.diarise import HOP_S as SPEAKER_HOP_S
 from harp_desktop.index.diarise import WINDOW_S as SPEAKER_WINDOW_S  # noqa: F401 -- the stage key reads it here
@@ -32,7 +33,8 @@ def _regions(ctx: StageContext) -> list[Region]:
 def run_vad(ctx: StageContext) -> dict:
     t0 = time.perf_counter()
     weights.model_path("vad")  # verify the ONNX file faster-whisper will load
-    regions = speech_regions(ctx.audio, ctx.report, ctx.should_stop)
+    regions = take_or(ctx.models.ahead(), lambda: recording_key(ctx.fingerprint, ctx.audio),
+                      lambda: speech_regions(ctx.audio, ctx.report, ctx.should_stop))
     ctx.check()
     from harp_desktop.index.events import PATCH_S
 
@@ -87,17 +89,29 @@ def run_asr(ctx: StageContext) -> dict:
     total = sum(r.duration_s for c in chunks for r in c) or 1.0
     finished = sum(r.duration_s for i, c in enumerate(chunks) if i in done for r in c)
     model = None
+    cache, cached = ctx.models.ahead(), 0
     for i, chunk in enumerate(chunks):
         if i in done:
             continue
         ctx.check()
-        if model is None:
-            model = ctx.models.get(
-                f"asr:{key}:{ctx.options.cpu_threads}",
-                lambda: Transcriber(weights.model_path(key), opts, ctx.options.cpu_threads),
-            )
-            model.options = opts
-        words, lang = model.transcribe_chunk(ctx.audio, chunk, language)
+        # Computed ahead while recording (record/ahead.py) from exactly these inputs, or computed now.
+        ckey = chunk_key(ctx.fingerprint, ctx.options.cpu_threads, language, ctx.audio, chunk) if cache.active() else None
+        hit = cache.take(ckey) if ckey else None
+        if hit is not None:
+            words, lang, states = hit.words, hit.language, hit.states
+            cached += 1
+        else:
+            if model is None:
+                model = ctx.models.get(
+                    f"asr:{key}:{ctx.options.cpu_threads}",
+                    lambda: Transcriber(weights.model_path(key), opts, ctx.options.cpu_threads),
+                )
+                model.options = opts
+            try:
+                words, lang, states = model.transcribe_chunk_states(ctx.audio, chunk, language)
+            finally:
+                if ckey:
+                    cache.release(ckey)
         language = language or lang
         with ctx.db.transaction():
             ctx.db.db["asr_chunks"].insert(
@@ -109,11 +123,12 @@ def run_asr(ctx: StageContext) -> dict:
                     "language": lang,
                 }
             )
-            if ctx.options.asr_profile == STATES_PROFILE and model.states is not None:
-                put_chunk_states(ctx.db, ctx.rid, i, model.states)  # the emotion head's Whisper features
+            if ctx.options.asr_profile == STATES_PROFILE and states is not None:
+                put_chunk_states(ctx.db, ctx.rid, i, states)  # the emotion head's Whisper features
         finished += sum(r.duration_s for r in chunk)
         ctx.report(finished / total)
-    info = {"chunks": len(chunks), "language": language, "model": key, "speech_s": round(total, 2)}
+    info = {"chunks": len(chunks), "language": language, "model": key, "speech_s": round(total, 2),
+            "chunks_computed_ahead": cached}
     ctx.finish("asr", time.perf_counter() - t0, info, lambda: None)
     return info
 
@@ -128,7 +143,7 @@ def run_speakers(ctx: StageContext) -> dict:
     got = ctx.db.get_array(ctx.rid, "vad_rescued")
     centres_a, embs_a, labels = speaker_windows(
         ctx.audio, _regions(ctx), got[0] if got is not None else np.zeros((0, 2), np.float32),
-        ctx.models.speaker(), ctx.models.diariser(), ctx.report, ctx.check)
+        ctx.models.speaker(), ctx.models.diariser(), ctx.report, ctx.check, ctx.models.ahead(), ctx.fingerprint)
     n = int(labels.max()) + 1 if len(labels) else 0
 
     def write() -> None:

@@ -33,7 +33,10 @@ def speech_regions(
     audio: np.ndarray,
     progress: Callable[[float], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    blocks: dict[int, list[dict]] | None = None,
 ) -> list[Region]:
+    """Silero's regions in ``_BLOCK_S`` blocks. ``blocks`` (a recording that grows, record/ahead.py): Silero's
+    timestamps of each complete block, reused by the next call on a longer prefix of the same audio."""
     n = len(audio)
     block = int(_BLOCK_S * SAMPLE_RATE)
     regions: list[Region] = []
@@ -43,7 +46,12 @@ def speech_regions(
         chunk = np.asarray(audio[start : start + block], dtype=np.float32)
         if len(chunk) < 512:
             break
-        for ts in get_speech_timestamps(chunk, VAD_OPTIONS, SAMPLE_RATE):
+        found = blocks.get(start) if blocks is not None else None
+        if found is None:
+            found = get_speech_timestamps(chunk, VAD_OPTIONS, SAMPLE_RATE)
+            if blocks is not None and len(chunk) == block:
+                blocks[start] = found
+        for ts in found:
             r = Region((start + ts["start"]) / SAMPLE_RATE, (start + ts["end"]) / SAMPLE_RATE)
             # A region cut by a block boundary continues in the next block: rejoin it.
             if regions and r.start_s - regions[-1].end_s < 0.05:

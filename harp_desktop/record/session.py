@@ -1,4 +1,5 @@
-"""One recording from start to indexed: recorder + live transcription + the normal Indexer."""
+"""One recording from start to indexed: recorder + live transcription + index work done ahead + the normal
+Indexer (which finds that work by its exact inputs: the rows are the file's, record/ahead.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from harp_desktop.index.asr import AsrOptions, Transcriber
 from harp_desktop.index.context import IndexOptions, ModelCache
 from harp_desktop.index.stages import asr_model_key
 from harp_desktop.paths import data_dir
+from harp_desktop.record.ahead import IndexAhead
 from harp_desktop.record.live import LiveTranscriber
 from harp_desktop.record.recorder import Recorder
 from harp_desktop.types import Word
@@ -41,11 +43,13 @@ def transcriber_factory(options: IndexOptions, models: ModelCache) -> Callable[[
 
 
 class RecordingSession:
-    """Start, pause, resume, stop. ``live=True`` transcribes while recording (``on_words``)."""
+    """Start, pause, resume, stop. ``live=True`` transcribes while recording (``on_words``); ``ahead`` does the
+    index stages' work that later audio cannot change while recording (record/ahead.py)."""
 
     def __init__(self, library, target: Path | str | None = None, device: int | str | None = None,
                  options: IndexOptions | None = None, *, live: bool = True,
-                 on_words: Callable[[list[Word]], None] | None = None, models: ModelCache | None = None) -> None:
+                 on_words: Callable[[list[Word]], None] | None = None, models: ModelCache | None = None,
+                 ahead: bool | None = None) -> None:
         self.library = library
         self.options = options or IndexOptions()
         self.target = Path(target).expanduser() if target else default_target()
@@ -53,10 +57,21 @@ class RecordingSession:
             raise FileExistsError(f"{self.target}: already exists; choose another name")
         if self.target.suffix.lower() != ".flac":
             raise ValueError(f"{self.target}: recordings are saved as FLAC (.flac)")
-        self.live = LiveTranscriber(transcriber_factory(self.options, models or library.models), on_words,
+        models = models or library.models
+        self.live = LiveTranscriber(transcriber_factory(self.options, models), on_words,
                                     self.options.language) if live else None
-        self.recorder = Recorder(library.folder, self.target, device,
-                                 listeners=[self.live.feed] if self.live else [])
+        # The stages' pieces computed while recording (the view above is for the eyes only); ``ahead`` (default:
+        # ``live``) is for a recording that will be indexed.
+        ahead = live if ahead is None else ahead
+        self.ahead = IndexAhead(self.options, models, transcriber_factory(self.options, models)) if ahead else None
+        try:
+            self.recorder = Recorder(library.folder, self.target, device,
+                                     listeners=[x.feed for x in (self.live, self.ahead) if x is not None])
+        except BaseException:  # no such device: the threads end with the session that never started
+            for worker in (self.live, self.ahead):
+                if worker is not None:
+                    worker.abort()
+            raise
         self.path: Path | None = None
         self.stopped_at: float | None = None
 
@@ -74,10 +89,19 @@ class RecordingSession:
         """Stop and finalise; the live transcript finishes its last region. The FLAC (None if empty)."""
         self.stopped_at = time.monotonic()
         try:
-            self.path = self.recorder.stop()
+            self.path = self.recorder.stop()  # every block has reached the listeners now
+        except BaseException:
+            if self.ahead is not None:
+                self.ahead.abort()
+            raise
         finally:
+            if self.ahead is not None and self.path is not None:
+                # First: the last chunk and speaker group are claimed and computed while indexing starts.
+                self.ahead.finish()
             if self.live is not None:
                 self.live.close()
+        if self.ahead is not None and self.path is None:
+            self.ahead.abort()
         return self.path
 
     def abandon(self) -> None:
@@ -88,6 +112,8 @@ class RecordingSession:
         finally:
             if self.live is not None:
                 self.live.abort()
+            if self.ahead is not None:
+                self.ahead.abort()
 
     @property
     def words(self) -> list[Word]:

@@ -7,15 +7,16 @@ import time
 
 import soundfile as sf
 
-from harp_desktop.api import Library
-from harp_desktop.record import partial
+from harp_desktop.api import IndexOptions, Library
+from harp_desktop.record import ahead, partial
 from tests.conftest import FAST
 from tests.record.conftest import best_match
+from tests.record.test_ahead import rows, stage_info
 
 
-def _record_clip(lib: Library, virtual_mic, clip, target, live: bool = True):
+def _record_clip(lib: Library, virtual_mic, clip, target, live: bool = True, options: IndexOptions = FAST):
     got = []
-    session = lib.record(target, options=FAST, live=live, on_words=got.append)
+    session = lib.record(target, options=options, live=live, on_words=got.append)
     session.start()
     time.sleep(0.3)
     virtual_mic.play(clip).wait()
@@ -45,25 +46,23 @@ def test_records_the_played_file_and_transcribes_it_live(virtual_mic, speech_cli
             assert word in text, text
 
 
-def _rows(lib: Library, rid: int) -> dict:
-    q = lib.db.db.query
-    return {
-        "regions": [tuple(r.values()) for r in q("SELECT start_s, end_s FROM speech_regions WHERE recording_id = ? ORDER BY idx", [rid])],
-        "segments": [tuple(r.values()) for r in q("SELECT s.start_s, s.end_s, s.text, k.label FROM segments s LEFT JOIN speakers k ON k.id = s.speaker_id WHERE s.recording_id = ? ORDER BY s.idx", [rid])],
-        "words": [tuple(r.values()) for r in q("SELECT start_s, end_s, text, prob FROM words WHERE recording_id = ? ORDER BY start_s, id", [rid])],
-        "tags": [tuple(r.values()) for r in q("SELECT kind, label, start_s, end_s, score FROM tags WHERE recording_id = ? ORDER BY kind, start_s, label", [rid])],
-        "stages": sorted((r["stage"], r["fingerprint"]) for r in q("SELECT stage, fingerprint FROM stages WHERE recording_id = ?", [rid])),
-    }
-
-
-def test_stopped_recording_is_indexed_as_if_opened_as_a_file(virtual_mic, speech_clip, tmp_path):
+def test_stopped_recording_is_indexed_as_if_opened_as_a_file(virtual_mic, speech_clip, tmp_path, monkeypatch):
+    """The work done while recording (record/ahead.py) is what the stages use, and the rows are the file's."""
+    monkeypatch.setattr(ahead, "STEP_S", 1.0)  # plan often: chunks close while the clip still plays
+    options = IndexOptions(asr_profile="tiny.en", asr_chunk_s=3.0)
     with Library(tmp_path / "lib") as lib:
-        session, path, _ = _record_clip(lib, virtual_mic, speech_clip, tmp_path / "rec.flac")
+        session, path, _ = _record_clip(lib, virtual_mic, speech_clip, tmp_path / "rec.flac", options=options)
         result = session.index()
-        recorded = _rows(lib, result.recording_id)
+        session.ahead.join()
+        recorded = rows(lib, result.recording_id)
+        asr, cache = stage_info(lib, result.recording_id, "asr"), lib.models.ahead()
+    assert session.ahead.error is None
+    assert asr["chunks"] >= 2 and asr["chunks_computed_ahead"] == asr["chunks"], asr
+    assert cache.misses == 0 and cache.hits == 2 + asr["chunks"] + session.ahead.computed["speakers"] > asr["chunks"] + 2, \
+        (cache.hits, cache.misses, session.ahead.computed)
     copy = shutil.copy(path, tmp_path / "opened.flac")
     with Library(tmp_path / "other") as other:
-        opened = _rows(other, other.index(copy, FAST).recording_id)
+        opened = rows(other, other.index(copy, options).recording_id)
     assert recorded["words"] and recorded["segments"]
     assert recorded == opened
     assert "chest pain" in " ".join(s[2] for s in recorded["segments"]).lower()
