@@ -220,13 +220,23 @@ def _dictations(sections: list[Section], turns: list[dict]) -> list[Section]:
                 and monologue(inside, question_answers(inside))
                 and clinical_turns(inside) >= DICTATION_SHARE * len(inside)
                 and (voice & clinicians or any(DICTATION.search(t["text"]) for t in inside))):
-            # It starts with the dictating voice: a remark heard from the corridor before it is not the letter.
-            own = [t for t in inside if t.get("speaker") in voice]
+            # The clinician dictates alone: while the consultation's other voices still speak (her "when do I
+            # come back?", "thank you, doctor") it is the consultation going on, and the letter starts after.
+            party = {k for c in sections if c.kind == "consultation" for k in _main_voices(turns, c, 3)} - voice
+            still = [t["end_s"] for t in inside if t.get("speaker") in party]
+            # (the clinician's own goodbye right after theirs is still the consultation: the letter starts after a pause)
+            own = [t for t in inside if t.get("speaker") in voice
+                   and t["start_s"] >= (max(still) + TAIL_GAP_S if still else 0.0)]
+            if not own or sec.end_s - own[0]["start_s"] < DICTATION_MIN_S:
+                out.append(sec)
+                continue
             if own[0]["start_s"] > sec.start_s:
-                out.append(Section("unrelated", sec.start_s, own[0]["start_s"] - 0.01, sec.confidence))
+                # Before it: the consultation's end when its voices speak there, else a remark from the corridor.
+                before = "consultation" if still and out and out[-1].kind == "consultation" else "unrelated"
+                out.append(Section(before, sec.start_s, own[0]["start_s"] - 0.01, sec.confidence))
             sec = Section("dictation", own[0]["start_s"], sec.end_s, 0.8)
         out.append(sec)
-    return out
+    return _merge(out) if any(s.kind == "dictation" for s in out) else out
 
 
 def _main_voices(turns: list[dict], sec: Section, n: int) -> set:

@@ -282,3 +282,16 @@ def test_a_stranger_reading_symptom_words_aloud_is_no_dictation():
     other = [s for s in dictation(40.0, "SPEAKER_7") if not ("Letter" in s["text"] or "Impression" in s["text"])]
     other += dictation(72.0, "SPEAKER_7")[1:2]
     assert kinds(find_sections(knee_consultation(0.0) + other))[-1] == "unrelated"
+
+
+def test_the_letter_starts_after_the_patient_last_speaks_not_with_the_plan():
+    """The doctor's long plan, answered once ("when do I come back?"), then goodbye, then the letter:
+    one voice nearly throughout, but the consultation's other voice still speaks in the first part."""
+    plan = [seg(40.0, 52.0, "SPEAKER_1", "So the plan, physiotherapy for the knee and paracetamol for the pain."),
+            seg(52.5, 64.0, "SPEAKER_1", "And for sleep keep the same bedtime and no screens before bed."),
+            seg(64.5, 66.0, "SPEAKER_2", "When do I come back?"),
+            seg(66.5, 70.0, "SPEAKER_1", "In two weeks. Take care."),
+            seg(70.5, 72.0, "SPEAKER_2", "Thank you, doctor.")]
+    found = find_sections(knee_consultation(0.0) + plan + dictation(80.0))
+    assert kinds(found) == ["consultation", "dictation"]
+    assert found[0].end_s >= 72.0 and 78.0 <= found[1].start_s <= 80.0
