@@ -25,10 +25,9 @@ def run_events(ctx: StageContext) -> dict:
 
     t0 = time.perf_counter()
     tg = tagger(ctx)
-    from harp_desktop.index.chunk_cache import recording_key, take_or
-
-    fs = take_or(ctx.models.ahead(), lambda: recording_key(ctx.fingerprint, ctx.audio),
-                 lambda: tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop))
+    # Tagged here, never taken from the recording worker: its stitched scores did not always equal this run
+    # (record/ahead.py).
+    fs = tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop)
     ctx.check()
     tags = with_cough_onsets(detect_events(fs, tg.class_names), ctx.audio, tg)  # one stored event per cough
     keep = [tg.class_names.index(c) for c in KEPT_CLASSES if c in tg.class_names]
