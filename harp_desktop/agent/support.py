@@ -30,7 +30,7 @@ def _has_terms(text: str, terms: list[str]) -> bool:
                for t in terms)
 
 
-def _names_concepts(text: str, concepts: list[str]) -> bool:
+def names_concepts(text: str, concepts: list[str]) -> bool:
     """The text names one of the concepts in any of the vocabulary's words ("never smoker" names smoking)."""
     if not concepts:
         return False
@@ -62,7 +62,7 @@ def carries(e: Evidence, claim: dict, tags: list[dict], emotion_of: dict[int, st
         if claim.get("quote"):
             return fuzz.partial_ratio(claim["quote"].lower(), e.text.lower()) >= 80
         terms = claim.get("terms") or []
-        return not terms or _has_terms(e.text, terms) or _names_concepts(e.text, claim.get("concepts") or [])
+        return not terms or _has_terms(e.text, terms) or names_concepts(e.text, claim.get("concepts") or [])
     if kind == "window":  # "what happens between X and Y": what is cited must lie in the window
         return any(_overlaps(e, a, b, 0.0) for a, b in claim.get("spans") or [])
     if kind == "answer_words":  # free text from the model: the cited line must share a content word with the answer

@@ -13,6 +13,7 @@ import re
 from rapidfuzz import fuzz
 
 from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent import support
 from harp_desktop.agent.answerers import said
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
@@ -432,11 +433,9 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
                                                           if s["id"] in set(f.segment_ids)))]
     cited = [_ev(ctx, f) for f in found[:4]]
     if not cited and concepts:  # named in words the vocabulary knows ("never smoker" names smoking), whatever the status
-        from harp_desktop.findings.extract import mentioned_concepts
-
         cited = [ctx.evidence(x, "keyword") for x in ctx.segments
                  if x["text"].strip() and ctx.in_window(x["start_s"], x["end_s"])
-                 and (who is None or ctx.label_of(x) in who) and set(mentioned_concepts(x["text"])) & set(concepts)][:4]
+                 and (who is None or ctx.label_of(x) in who) and support.names_concepts(x["text"], concepts)][:4]
     if not cited:
         cited = _term_hits(ctx, spec.terms, who)[:4]
     claim = {"kind": "speech", "terms": spec.terms, "concepts": concepts}
