@@ -10,6 +10,9 @@ Answers to questions are read separately (``answer_polarity``): "Not really" is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+
+_THIS_YEAR = date.today().year  # "in 2019" is over; "in 2031" is not a past episode
 
 
 def _lex(spec: str) -> tuple[tuple[str, ...], ...]:
@@ -36,10 +39,12 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "not necessary|unlikely|not at all|none at all|at all")),
     ("hist_strong", "both", _lex(
         "used to|no longer|not anymore|not any more|anymore|any more|ex|former|formerly|gave up|given up|quit|"
-        "stopped|came off|come off|not since")),
+        "stopped|came off|come off|not since|finished|"
+        # an end in the past: "I was on the pill till I was about thirty"
+        "till i was|until i was|till she was|until she was|till he was|until he was")),
     ("hist", "both", _lex(
         "history of|in the past|previously|previous|years ago|months ago|last year|as a child|as a kid|"
-        "when i was younger|when i was a child|when i was little|childhood|years back|a long time ago|"
+        "when i was younger|when i was a child|when i was little|childhood|years back|a long time ago|back in|"
         "a while ago|weeks ago|ages ago|in my twenties|in my teens|for years|before that|back then|at the time")),
     ("resolved", "bwd", _lex(
         "gone now|it's gone|gone away|went away|has gone|cleared up|cleared|better now|fine now|all better|"
@@ -50,7 +55,10 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
     ("hypo", "both", _lex(
         "if|unless|in case|should you|should it|should the|should your|were to|watch out for|look out for|"
         "keep an eye out for|side effects|side effect|can cause|may cause|could cause|might cause|risk of|"
-        "in the event|otherwise|worsening|any signs of")),
+        "in the event|otherwise|worsening|any signs of|any sign of|"
+        # an inverted "if" with any subject: "should he become confused", "should there be any blood"
+        "should he|should she|should they|should there|should anyone|should anything|should this|should that|"
+        "should her|should his|should their|should any")),
     ("family", "fwd", _lex(
         "father|dad|daddy|mother|mum|mom|mummy|brother|sister|son|daughter|grandson|granddaughter|grandchild|"
         "grandchildren|grandma|grandmother|granny|nan|nana|grandad|grandpa|grandfather|uncle|aunt|auntie|cousin|"
@@ -64,7 +72,10 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "not certain|i don't know|don't know|no idea|could be|could have|might be|can't remember|don't remember|"
         "query|suspect|suspected|suspicious|questionable|looks like|sounds like|seems like|seems to be|i wonder|"
         "wonder if|rule out|to rule out|exclude|can't tell|cannot tell|i guess|in mind|keep in mind|consider|"
-        "considering")),
+        "considering|"
+        # a hedge that owns the "if" after it: "I'm wondering if this is reflux", "I don't know if I'm pregnant"
+        "wondering if|wondering whether|wonder whether|i don't know if|i don't know whether|don't know if|"
+        "don't know whether|not sure if|not sure whether|i'm not sure if|i'm not sure whether")),
     # "The wheeze fits with asthma": the evidence before, the hedged diagnosis after.
     ("unc", "fwd", _lex("fits with|in keeping with|consistent with|suggests|suggestive of|points to")),
 ]
@@ -77,16 +88,22 @@ _NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten elev
                           "fifty hundred".split())
 _PREPOSITIONS = frozenset("at to from with for by of".split())
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll me myself".split())
-_CLAUSE_AFTER_COMMA = frozenset("and so i i'm i've it it's there there's my we".split())
+_CLAUSE_AFTER_COMMA = frozenset("and so i i'm i've it it's there there's my we he he's she she's they they're they've".split())
 # A denial whose verb is left out ("I'd rather you didn't, you have a fever"; "I don't, I have a
 # few beers"): a subject right after the negated auxiliary starts a clause the denial does not
 # reach. Not after a thinking word, whose clause is what is denied ("I don't think I have a fever").
 _SUBJECTS = frozenset("i i'm i've i'd i'll you you're you've we we're we've they they're he she he's she's".split())
 _PAUSE = frozenset(", well so um uh er erm".split())  # "I'd rather you didn't, well, you have a fever"
 _MENTAL = frozenset("think believe know reckon remember recall noticed notice that".split())
+# A perfect or a "still" makes "for years" a duration up to now, not a past episode.
+_ONGOING = frozenset("i've we've you've they've she's he's it's have has still ongoing".split())
+_PAST_NEG = frozenset("never didn't hadn't wasn't weren't".split())
 _ONSET = frozenset("started began begun start starting came since".split())
+# ... and where to go: a relative reading the safety-net back ("so if she gets chest pain it's 999,
+# got it"; "if he gets a temperature, straight to A&E") names the service, not a verb of acting.
 _FUTURE = frozenset("will 'll i'll you'll it'll we'll would should could call ring phone come please let must "
-                    "need go seek take see stop contact".split())
+                    "need go seek take see stop contact 999 111 ambulance straight hospital emergency "
+                    "urgently immediately".split())
 
 # Answers to a yes/no question, matched at the start of the answer.
 _ANSWERS: list[tuple[str, tuple[tuple[str, ...], ...]]] = [
@@ -165,10 +182,24 @@ def find_cues(tokens: list[str], spans: list[tuple[int, int]]) -> list[Cue]:
             i += best[0]
         else:
             i += 1
+    # "in 2018", "back in 2019": a year in the past dates an episode that is over.
+    cues += [Cue("hist", "both", i, i + 2) for i in range(len(tokens) - 1) if tokens[i] == "in"
+             and not inside.intersection((i, i + 1)) and (_past_year(tokens[i + 1]) or (
+                 tokens[i + 1] in _MONTHS and _PAST_VERBS.intersection(tokens[:i])))]
+    cues.sort(key=lambda c: c.start)
     # A sentence-initial "No," / "Yes," answers the question; it is not a cue over the sentence.
     if cues and cues[0].start == 0 and tokens[0] in ("no", "nope", "nah") and len(tokens) > 1 and tokens[1] in ",.":
         cues.pop(0)
     return [c for c in cues if c.kind != "pseudo" and not _intensifies_match(tokens, c, spans, cues)]
+
+
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+# "I was admitted in January": a month in the past tense (not "I'll see you in March").
+_PAST_VERBS = frozenset("was were had did went got came saw".split())
+
+
+def _past_year(token: str) -> bool:
+    return len(token) == 4 and token.isdigit() and 1950 <= int(token) < _THIS_YEAR
 
 
 _NEGATORS = frozenset("no not never can't cannot don't won't isn't haven't hardly".split())
@@ -244,12 +275,23 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
                 continue
             if c.kind == "hist" and _ONSET.intersection(t for t, k in zip(tokens, clauses, strict=True) if k == clauses[a]):
                 continue  # "it started three years ago" dates the onset; it is still there
+            if c.kind == "hist" and tokens[c.start] == "for" and _ONGOING.intersection(
+                    t for t, k in zip(tokens, clauses, strict=True) if k == clauses[a]):
+                continue  # "I've had this ringing on and off for years": how long, and still there
             hits.add(c.kind)
     if other_person:
         hits.add("family")
+    if "neg" in hits and _first_until(tokens, a, b, clauses, cues):
+        hits.discard("neg")  # "Never been short of breath in my life until this last month": it is now
     if "neg" in hits and "since" in tokens[b:] and clauses[tokens.index("since", b)] == clauses[a]:
         hits.add("hist_strong")  # "I haven't been sick since Saturday": it was, and it stopped
     return combine(hits)
+
+
+def _first_until(tokens: list[str], a: int, b: int, clauses: list[int], cues: list[Cue]) -> bool:
+    """A past denial ended by "until" after the concept: "I'd never had a headache until last week"."""
+    k = next((i for i in range(b, len(tokens)) if tokens[i] in ("until", "till") and clauses[i] == clauses[a]), None)
+    return k is not None and any(c.kind == "neg" and c.end <= a and tokens[c.start] in _PAST_NEG for c in cues)
 
 
 def _elided(tokens: list[str], c: Cue) -> bool:
@@ -309,11 +351,26 @@ def answer_polarity(tokens: list[str]) -> str | None:
         if best[1] == "negated" and _qualified(words, best[0]):
             return "affirmed"  # "Not really, sometimes a little bit of clear phlegm": a small amount is some
         return best[1]
+    if _late_yes(words):
+        return "affirmed"  # "Morning and night, yeah", "Down, yeah": what was asked, then the yes
     if mentions_other_person(tokens):
         return "family"  # "My son had a cold last week": someone else (the question says who asked)
     if any(c.kind in ("resolved", "hist_strong") for c in cues):
         return "historical"  # "I had it last week, it's gone now"
     return None
+
+
+_YES = frozenset("yes yeah yep yup aye".split())
+
+
+def _late_yes(words: list[str]) -> bool:
+    """A bare yes closing the answer's first clause, after a comma: "Two at night, yeah"."""
+    for i, t in enumerate(words):
+        if t in _TERMINATORS or t in _NEGATORS:
+            return False
+        if t in _YES and i > 0 and words[i - 1] == "," and (i + 1 == len(words) or words[i + 1] in ",."):
+            return True
+    return False
 
 
 # A hedged No taken back at once by how much or how often there is.

@@ -8,11 +8,11 @@ the answer, said by the one who answered ("Any blood in it?" / "No, no blood at 
 
 from __future__ import annotations
 
-from .assertion import answer_polarity, has_fine_word, opens_answer, quality, sentence_status
+from .assertion import answer_polarity, clause_ids, has_fine_word, is_resolution, opens_answer, quality, sentence_status
 from .discourse import inherited_status, medicine_requests, resolve_it, resolve_pain
 from .model import Finding, Turn
 from .values import describe, find_values
-from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, load, tokenize, utterances
+from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, key, load, tokenize, utterances
 
 VOCABULARY_PATH = VOCAB_PATH  # the index stage hashes it into its fingerprint
 
@@ -104,8 +104,8 @@ def extract(turns: list[Turn]) -> list[Finding]:
                 if q is not None and q.role == "clinician":
                     elicited.update(id(f) for f in out[-1:])
     for f in paired.values():  # pairs whose answer named nothing: the answer's polarity decided
-        if isinstance(f, Finding):
-            out.append(f)
+        if isinstance(f, list):
+            out += f
     return _dedupe(_known_facts(_roles(_derive(vocab, out), elicited)))
 
 
@@ -139,6 +139,7 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
     question utterance (so the mention's finding spans both); ints map to ready findings."""
     paired: dict = {}
     for k, u in enumerate(utts[:-1]):
+        seen = {x.concept.term for v in utts[:k] for t in v.sentences for x in t.matches}
         block = u.trailing_questions()
         a = utts[k + 1]
         if not block or a.speaker == u.speaker or not a.sentences:
@@ -154,8 +155,22 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
             if mention is not None:
                 paired[(id(a), *mention)] = (u, pol, sentence_status(None, 0, m, sentence=s))
                 continue
+            if any(mentions) and _rest_denied(a):
+                # "Any headaches, nosebleeds, trouble with your eyes?" "The odd headache. The rest no."
+                f = _emit(vocab, m.concept.term, "negated", a, [a.sentences[0]], u, m, question=s)
+                paired[len(paired) + 10**9] = f
+                continue
             if any(mentions):
                 continue  # "Eaten anything unusual, or been abroad?" "I haven't been abroad": the No is about travel
+            if (open_q or pol != "affirmed") and u.role == "clinician" and _presupposed(s, m) and m.concept.term not in seen:
+                # "How's the back pain this week?" "Not too bad today", "How often are you using the
+                # inhaler?" "Most days", "Any problems taking the metformin?" "I forget the evening one":
+                # a concept the clinician names as known, first named here, is there unless the answer
+                # says it has gone. Named before, it keeps what was said of it then.
+                st = "historical" if _says_over(a) else "affirmed"
+                f = _emit(vocab, m.concept.term, st, a, [a.sentences[0]], u, m, question=s)
+                paired[len(paired) + 10**9] = f
+                continue
             if pol != "affirmed" and _asks_property(s, m):
                 continue  # "Does the tightness spread to your arm?" "No": the tightness is still there
             if m.concept.kind == "allergy" and _allergy_answer(vocab, a, u, paired):
@@ -165,10 +180,45 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
             st = _answer_status(s, m, a, first, open_q)
             if st is not None:
                 f = _emit(vocab, m.concept.term, st, a, [a.sentences[0]], u, m, question=s)
-                paired[len(paired) + 10**9] = f[0] if f else None
+                paired[len(paired) + 10**9] = f
                 if f and u.role == "clinician":
-                    elicited.add(id(f[0]))
+                    elicited.update(id(x) for x in f)
     return paired
+
+
+_FLIP = {"affirmed": "negated", "negated": "affirmed"}
+_KNOWN = frozenset("the your this that these those".split())
+_NOW = frozenset("now still currently".split())
+# An answer to a list question that denies what it did not name.
+_REST = tuple(tuple(p.split()) for p in (
+    "the rest no|rest no|the rest , no|the rest is fine|the rest are fine|the rest are okay|the rest is okay|"
+    "none of the others|none of the rest|not the others|not the rest|the others no|the others , no|"
+    "the others are fine|nothing else|no to the rest|no to the others|rest of it no|rest of them no|"
+    "the other things no|not the other").split("|"))
+
+
+def _rest_denied(a: Utterance) -> bool:
+    return any(tuple(s.tokens[i : i + len(p)]) == p for s in a.sentences for p in _REST for i in range(len(s.tokens)))
+
+
+def _presupposed(q: Sentence, m: Match) -> bool:
+    """The question names ``m`` as something the patient has: a definite word right before it
+    ("the cough you mentioned", "your inhaler") in a question that asks about it rather than
+    whether it is there (an open question, or one about a property)."""
+    before = q.tokens[m.start - 1] if m.start else ""
+    # "your" presupposes a medicine ("your inhaler"), not a symptom ("any palpitations, like your heart racing?")
+    if m.concept.kind not in _PROPERTY_KINDS or m.how == "probe" or before not in _KNOWN or (
+            before == "your" and m.concept.kind != "medication"):
+        return False
+    return _asks_property(q, m) or any(t in _OPEN_QUESTION for t in q.tokens)
+
+
+def _says_over(a: Utterance) -> bool:
+    """The answer says it has gone or been stopped ("It stopped when I came off them"), and not
+    that some of it goes on ("Just two at night now. I don't need them in the day anymore")."""
+    over = any(answer_polarity(t.tokens) == "historical" or is_resolution(t.tokens) for t in a.sentences)
+    first = a.sentences[0].tokens
+    return over and not (answer_polarity(first) == "affirmed" or _NOW.intersection(first))
 
 
 def _asks_property(q: Sentence, m: Match) -> bool:
@@ -211,6 +261,8 @@ def _answer_status(q: Sentence, m: Match, a: Utterance, first: list[str], open_q
     if open_q:
         return None  # "How's the cough?" "Better": not a yes or a no
     pol = answer_polarity(first)
+    if m.how == "absent" and pol in _FLIP:
+        pol = _FLIP[pol]  # "Is the cough completely dry?" "Yes": no phlegm
     local = sentence_status(None, 0, m, sentence=q)  # "anyone in your family", "as a child"
     if pol == "affirmed":
         return local if local in ("family", "historical") else "affirmed"
@@ -255,6 +307,16 @@ def _allergy_answer(vocab: Vocabulary, a: Utterance, q: Utterance, paired: dict)
 
 def _emit(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[Sentence],
           q: Utterance | None, m: Match, question: Sentence | None = None) -> list[Finding]:
+    also = vocab.absent_also.get(tuple(key(t) for t in m.surface.split())) if m.how == "absent" else None
+    if also is not None and status in _FLIP:  # "a dry cough" is also a cough: said with the opposite sign
+        plain = Match(also, m.start, m.end, m.surface, "exact")
+        return _emit_one(vocab, term, status, u, sents, q, m, question) + _emit_one(
+            vocab, also.term, _FLIP[status], u, sents, q, plain, question)
+    return _emit_one(vocab, term, status, u, sents, q, m, question)
+
+
+def _emit_one(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[Sentence],
+              q: Utterance | None, m: Match, question: Sentence | None = None) -> list[Finding]:
     c = vocab.get(term)
     if c.fixed_status:
         status = c.fixed_status
@@ -268,7 +330,7 @@ def _emit(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[S
         status = "affirmed"
     if u.role == "clinician" and c.kind in ("symptom", "diagnosis") and status == "affirmed" and _own_complaint(sents[0], m):
         status = "family"  # "I've been sneezing all week": not the patient's (a companion the diariser gave this voice)
-    if u.role == "other" and status != "hypothetical" and _about_self(sents[0].tokens):
+    if u.role == "other" and status != "hypothetical" and _about_self(sents[0].tokens, m):
         if status == "negated":
             return []  # a companion denying something of their own says nothing about the patient
         status = "family"  # the companion's own cold or smoking, not the patient's
@@ -302,8 +364,13 @@ def _own_complaint(s: Sentence, m: Match) -> bool:
     return prev is not None and s.tokens[prev.end: m.start][:1] in (["and"], [","]) and _own_complaint(s, prev)
 
 
-def _about_self(tokens: list[str]) -> bool:
-    return bool(_FIRST_PERSON.intersection(tokens)) and not _THIRD_PERSON.intersection(tokens)
+def _about_self(tokens: list[str], m: Match) -> bool:
+    """A companion speaking of themselves: first person and no third person in the concept's
+    clause ("I've got type 2 myself, so I know ..., and she's drinking like a fish")."""
+    ids = clause_ids(tokens)
+    k = min(m.start, len(tokens) - 1)
+    clause = [t for t, c in zip(tokens, ids, strict=True) if c == ids[k]] if tokens else []
+    return bool(_FIRST_PERSON.intersection(clause)) and not _THIRD_PERSON.intersection(clause)
 
 
 def _value(term: str, kind: str, u: Utterance, s: Sentence, m: Match) -> str | None:

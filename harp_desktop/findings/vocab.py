@@ -100,6 +100,9 @@ class Vocabulary:
     sense_words: dict[str, list[str]] = field(default_factory=dict)
     loose: dict[tuple[str, ...], Concept] = field(default_factory=dict)
     absent_keys: set[tuple[str, ...]] = field(default_factory=set)
+    # An absent phrase that is also another concept's synonym says both: "a dry cough" is a cough
+    # and no phlegm. The absent concept wins the match; this one is emitted beside it.
+    absent_also: dict[tuple[str, ...], Concept] = field(default_factory=dict)
     longest: int = 1
 
     def __post_init__(self) -> None:
@@ -119,13 +122,17 @@ class Vocabulary:
                     joined = "".join(tokenize(phrase))
                     if len(joined) >= 5 and joined.isalpha():
                         self.drug_names[joined] = concept
+            for probe in concept.probes:
+                self.probes[tuple(key(t) for t in tokenize(probe))] = concept
+        for concept in self.concepts.values():  # after every synonym: an absent phrase may be one
             for phrase in concept.absent:
                 toks = tuple(key(t) for t in tokenize(phrase))
+                other = self.phrases.get(toks) or self.loose.get(tuple(t for t in toks if t not in _SKIPPABLE))
+                if other is not None and other.term != concept.term:
+                    self.absent_also[toks] = other
                 self.phrases[toks] = concept
                 self.absent_keys.add(toks)
                 self.longest = max(self.longest, len(toks))
-            for probe in concept.probes:
-                self.probes[tuple(key(t) for t in tokenize(probe))] = concept
         # Fuzzy targets are generic names (and long alternative spellings): brand names such as
         # "Singulair" or "Augmentin" sit too close to English words ("singular", "augmenting").
         self._names = [n for n, c in self.drug_names.items() if n == "".join(tokenize(c.term)) or len(n) >= 10]

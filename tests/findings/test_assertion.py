@@ -64,3 +64,21 @@ def test_at_all_after_a_negative_concept_strengthens_the_complaint(text, phrase)
 ])
 def test_at_all_still_strengthens_a_denial(text, phrase):
     assert status_of(text, phrase) == "negated"
+
+
+# ---- stop 27: time and conditionals in other words (data/r7_* holds the blind table)
+
+@pytest.mark.parametrize("text, phrase, want", [
+    ("I've had this tinnitus on and off for years", "tinnitus", "affirmed"),
+    ("I smoked for years before the baby", "smoked", "historical"),
+    ("I was on the pill until I was about thirty", "pill", "historical"),
+    ("He had a stroke in 2016 and made a good recovery", "stroke", "historical"),
+    ("I'd never had a headache until this last fortnight", "headache", "affirmed"),
+    ("I didn't have any wheeze till last week", "wheeze", "affirmed"),
+    ("Should she become confused, call us straight away", "confused", "hypothetical"),
+    ("Any sign of a rash, bring her back", "rash", "hypothetical"),
+    ("I'm wondering if this is reflux", "reflux", "uncertain"),
+    ("I don't know if I'm pregnant", "pregnant", "uncertain"),
+])
+def test_time_and_conditionals(text, phrase, want):
+    assert status_of(text, phrase) == want

@@ -10,7 +10,7 @@ from harp_desktop.findings.extract import extract
 from harp_desktop.findings.model import Turn
 
 SPEAKER = {"clinician": "SPEAKER_0", "patient": "SPEAKER_1", "other": "SPEAKER_2"}
-C, P = "clinician", "patient"
+C, P, O = "clinician", "patient", "other"
 
 
 def run(*pairs: tuple[str, str]) -> set[tuple[str, str]]:
@@ -137,3 +137,50 @@ def test_a_hedged_re_mention_of_a_known_medicine_or_habit_adds_nothing():
 
 def test_a_hedged_new_diagnosis_is_still_uncertain():
     assert ("migraine", "uncertain") in run((P, "I've had a headache."), (C, "This might be a migraine."))
+
+
+# ---- stop 27: classes from a blind table of pharmacy, relative and list-question talk (data/r7_*)
+
+@pytest.mark.parametrize("pairs, concept, want", [
+    # a concept the clinician names as known, first named in the question, is there ...
+    (((C, "How's the back pain been this week?"), (P, "Not too bad today, bit stiff first thing.")), "back pain", "affirmed"),
+    (((C, "How often are you using the salbutamol?"), (P, "Most days, twice some days.")), "salbutamol", "affirmed"),
+    (((C, "Any trouble remembering the metformin?"), (P, "I miss the evening one now and then.")), "metformin", "affirmed"),
+    # ... unless the answer says it has gone
+    (((C, "And the rash you had, how is that?"), (P, "Oh that went weeks ago. Cleared up completely.")), "rash", "historical"),
+])
+def test_a_concept_named_as_known_is_there_unless_the_answer_says_it_went(pairs, concept, want):
+    assert (concept, want) in run(*pairs)
+
+
+def test_a_patient_asking_about_a_named_medicine_is_not_presupposed():
+    assert not any(c == "omeprazole" for c, _ in run((P, "How long do I take the omeprazole for?"),
+                                                       (C, "Let's see how you get on.")))
+
+
+@pytest.mark.parametrize("answer", ["Just the headaches. The rest no.", "Headaches, yeah, none of the others.",
+                                    "the headaches, nothing else"])
+def test_a_list_answer_denies_what_it_did_not_name(answer):
+    found = run((C, "Any headaches, nosebleeds or blurred vision?"), (P, answer))
+    assert ("headache", "affirmed") in found and ("nosebleed", "negated") in found
+
+
+@pytest.mark.parametrize("answer", ["Twice a day, yeah.", "Morning and night, yes."])
+def test_a_yes_after_what_was_asked_is_a_yes(answer):
+    assert ("apixaban", "affirmed") in run((C, "Are you still on the apixaban twice daily?"), (P, answer))
+
+
+def test_an_absent_phrase_answered_yes_is_both_concepts():
+    found = run((C, "Is it more of a dry cough?"), (P, "Yes."))
+    assert ("productive cough", "negated") in found and ("cough", "affirmed") in found
+
+
+@pytest.mark.parametrize("text", ["So if he gets chest pain it's 999, yeah, got it.",
+                                  "Right, if she gets chest pain, straight to the hospital."])
+def test_a_relative_reading_back_the_safety_net_reports_nothing(text):
+    found = run((C, "If she gets chest pain, call 999."), (O, text))
+    assert ("chest pain", "affirmed") not in found
+
+
+def test_a_companion_of_their_own_in_a_clause_about_the_patient_is_family():
+    assert ("asthma", "family") in run((O, "I've got asthma myself, and he's wheezing worse than I ever do."))

@@ -51,10 +51,13 @@ def test_table_covers_every_status():
     assert counts[None] >= 3  # "no finding" cases: unanswered questions, a patient's "plan"
 
 
-@pytest.mark.parametrize("name, threshold", [("assertion_cases.jsonl", 0.95), ("heldout_cases.jsonl", 0.9)])
+@pytest.mark.parametrize("name, threshold", [("assertion_cases.jsonl", 0.95), ("heldout_cases.jsonl", 0.9),
+                                             ("r7_dev_cases.jsonl", 0.88), ("r7_heldout_cases.jsonl", 0.58)])
 def test_status_accuracy(name, threshold):
-    # Measured 1.00 on both (heldout: 0.925 on its first, untuned run); the threshold leaves room
-    # for a vocabulary edit, not for a class of error.
+    # Measured 1.00 on the first two (heldout: 0.925 on its first, untuned run); the threshold leaves
+    # room for a vocabulary edit, not for a class of error. r7 (stop 27, a blind helper's pharmacy,
+    # relative and list-question talk): dev 0.562 -> 0.912 by classes, its held-out half 0.550 -> 0.613,
+    # scored only (a floor against losing ground, not a target tuned to).
     table = cases(name)
     wrong = [(c["id"], c["status"], predict(c)) for c in table if predict(c) != c["status"]]
     assert 1 - len(wrong) / len(table) >= threshold, wrong
