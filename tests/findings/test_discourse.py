@@ -10,7 +10,7 @@ from harp_desktop.findings.extract import extract
 from harp_desktop.findings.model import Turn
 
 SPEAKER = {"clinician": "SPEAKER_0", "patient": "SPEAKER_1", "other": "SPEAKER_2"}
-C, P, O = "clinician", "patient", "other"
+C, P, R = "clinician", "patient", "other"  # R: a relative or carer
 
 
 def run(*pairs: tuple[str, str]) -> set[tuple[str, str]]:
@@ -178,9 +178,9 @@ def test_an_absent_phrase_answered_yes_is_both_concepts():
 @pytest.mark.parametrize("text", ["So if he gets chest pain it's 999, yeah, got it.",
                                   "Right, if she gets chest pain, straight to the hospital."])
 def test_a_relative_reading_back_the_safety_net_reports_nothing(text):
-    found = run((C, "If she gets chest pain, call 999."), (O, text))
+    found = run((C, "If she gets chest pain, call 999."), (R, text))
     assert ("chest pain", "affirmed") not in found
 
 
 def test_a_companion_of_their_own_in_a_clause_about_the_patient_is_family():
-    assert ("asthma", "family") in run((O, "I've got asthma myself, and he's wheezing worse than I ever do."))
+    assert ("asthma", "family") in run((R, "I've got asthma myself, and he's wheezing worse than I ever do."))
