@@ -45,6 +45,8 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
     ("hist", "both", _lex(
         "history of|in the past|previously|previous|years ago|months ago|last year|as a child|as a kid|"
         "when i was younger|when i was a child|when i was little|childhood|years back|a long time ago|back in|"
+        "when she was little|when he was little|when she was tiny|when he was tiny|when she was a baby|"
+        "when he was a baby|when i was a baby|when i was tiny|when she was younger|when he was younger|"
         "a while ago|weeks ago|ages ago|in my twenties|in my teens|for years|before that|back then|at the time")),
     ("resolved", "bwd", _lex(
         "gone now|it's gone|gone away|went away|has gone|cleared up|cleared|better now|fine now|all better|"
@@ -249,7 +251,7 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
             # a comma ("I'll see you in a week, or sooner if ..." keeps the week a plan).
             if after and (not same_clause or "," in tokens[b : c.start] or "sooner" in tokens[b : c.start]):
                 continue  # "see you again in one week or sooner if ...": the "if" is the sooner's (ASR drops the comma)
-            if before and not same_clause and tokens[c.start] in ("if", "unless"):
+            if before and not same_clause and tokens[c.start] in ("if", "unless") and not _opens_main(tokens, c, a, clauses):
                 continue  # "... what to do if it gets worse, and I'll see you again in four weeks": a new clause
             if speaker_role not in (None, "clinician") and tokens[c.start] in ("if", "unless") and not _FUTURE.intersection(tokens):
                 continue  # "If I climb the stairs I get breathless": the patient's habit, not a conditional
@@ -286,6 +288,14 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
     if "neg" in hits and "since" in tokens[b:] and clauses[tokens.index("since", b)] == clauses[a]:
         hits.add("hist_strong")  # "I haven't been sick since Saturday": it was, and it stopped
     return combine(hits)
+
+
+def _opens_main(tokens: list[str], c: Cue, a: int, clauses: list[int]) -> bool:
+    """An "if" opening the sentence governs the main clause after its comma ("If things don't pick
+    up, we could think about talking therapy"); not a clause joined on with "and" or "but"."""
+    if any(t not in _PAUSE and t != "and" for t in tokens[: c.start]):
+        return False
+    return clauses[a] == clauses[c.start] + 1 and not _TERMINATORS.union({"and"}).intersection(tokens[c.end : a])
 
 
 def _first_until(tokens: list[str], a: int, b: int, clauses: list[int], cues: list[Cue]) -> bool:
@@ -411,6 +421,13 @@ def mentions_other_person(tokens: list[str]) -> bool:
 def refers_back(tokens: list[str]) -> bool:
     """A sentence about the person just named: "My dad had a stroke. He also has ..."."""
     return bool(tokens) and tokens[0] in ("he", "she", "they", "he's", "she's", "they've", "they're", "his", "her")
+
+
+def dates_in_past(tokens: list[str]) -> bool:
+    """A yes that dates what was asked in the past ("Yeah, he had it at nursery, two years ago"):
+    a past-time cue and nothing saying it goes on ("Yes, it started a year ago", "for years")."""
+    cues = [c for c in find_cues(tokens, []) if c.kind in ("hist", "hist_strong", "resolved") and tokens[c.start] != "for"]
+    return bool(cues) and not (_ONSET | _ONGOING | {"now", "currently"}).intersection(tokens)
 
 
 def is_resolution(tokens: list[str]) -> bool:

@@ -8,7 +8,16 @@ the answer, said by the one who answered ("Any blood in it?" / "No, no blood at 
 
 from __future__ import annotations
 
-from .assertion import answer_polarity, clause_ids, has_fine_word, is_resolution, opens_answer, quality, sentence_status
+from .assertion import (
+    answer_polarity,
+    clause_ids,
+    dates_in_past,
+    has_fine_word,
+    is_resolution,
+    opens_answer,
+    quality,
+    sentence_status,
+)
 from .discourse import inherited_status, medicine_requests, resolve_it, resolve_pain
 from .model import Finding, Turn
 from .values import describe, find_values
@@ -265,6 +274,8 @@ def _answer_status(q: Sentence, m: Match, a: Utterance, first: list[str], open_q
         pol = _FLIP[pol]  # "Is the cough completely dry?" "Yes": no phlegm
     local = sentence_status(None, 0, m, sentence=q)  # "anyone in your family", "as a child"
     if pol == "affirmed":
+        if local not in ("family", "historical") and any(dates_in_past(t.tokens) for t in a.sentences[:2]):
+            return "historical"  # "Has he had chickenpox?" "Yeah, at nursery, two years ago"
         return local if local in ("family", "historical") else "affirmed"
     if pol == "historical" and local == "family":
         return "family"

@@ -24,9 +24,10 @@ VOCAB_PATH = Path(__file__).resolve().parents[2] / "resources" / "clinical_conce
 _NOT_DRUGS = frozenset("aspiring augmenting clarity singular prevented codeline".split())
 
 
-# Whose body it is does not change the concept: "blood in your urine" is "blood in my urine",
+# Whose body it is does not change the concept: "blood in your urine" is "blood in my urine"
+# ("a pain in his chest" too: a relative or caller speaks of the patient),
 # "does it wake you up" is "it wakes me up".
-_PERSON = {"your": "my", "you": "i", "me": "i", "you're": "i'm", "you've": "i've", "yourself": "myself",
+_PERSON = {"your": "my", "his": "my", "her": "my", "you": "i", "me": "i", "you're": "i'm", "you've": "i've", "yourself": "myself",
            "you'd": "i'd", "you'll": "i'll"}
 # Plurals that are other words in the singular ("bloods" are tests, "a cold" is not "colds").
 _KEEP_PLURAL = frozenset("bloods colds falls sweats spots waters glasses pints fits".split())
@@ -402,12 +403,18 @@ _DECLARING = frozenset("had have 've 'm am was been get got feel felt stopped st
                        "went gave tried noticed".split())
 
 
+# ... or a parent or relative stating it of the patient ("He's had this cough, what, nearly a week now?").
+_DECLARING_START = frozenset("i've i'm he's she's they've they're we've there's".split())
+_SUBJECTS = frozenset("i he she they we".split())
+_DECLARING = _DECLARING | frozenset("has is".split())
+
+
 def _sentences(cur: list[tuple[str, int]], marked: bool, punctuated: bool, asker: bool) -> list[Sentence]:
     """One sentence, or a remark and the question after its comma ("Well done for stopping, any
     allergies to medicines."). ASR ends many questions with a full stop, so a sentence is a
     question by its "?" or by its form (``questions.question_start``)."""
     words = [w for w, _ in cur]
-    declares = words[0] in ("i've", "i'm") or (words[0] == "i" and len(words) > 2 and words[1] in _DECLARING)
+    declares = words[0] in _DECLARING_START or (words[0] in _SUBJECTS and len(words) > 2 and words[1] in _DECLARING)
     if marked and not asker and declares and "," in words:
         # "I had panic attacks last year, in the spring, what was it?": the "?" belongs to the last
         # clause; what the patient states before it is a statement.

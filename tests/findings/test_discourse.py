@@ -184,3 +184,18 @@ def test_a_relative_reading_back_the_safety_net_reports_nothing(text):
 
 def test_a_companion_of_their_own_in_a_clause_about_the_patient_is_family():
     assert ("asthma", "family") in run((R, "I've got asthma myself, and he's wheezing worse than I ever do."))
+
+
+@pytest.mark.parametrize("text, concept, want", [
+    ("She's had this rash, what, four days now?", "rash", "affirmed"),  # a statement with a "?" tagged on
+    ("He's got a pain in his chest, it came on at lunch", "chest pain", "affirmed"),  # whose chest: the patient's
+    ("If it doesn't settle in a week, we could try amitriptyline", "amitriptyline", "hypothetical"),
+])
+def test_a_relative_or_clinician_statement(text, concept, want):
+    role = C if text.startswith("If") else R
+    assert (concept, want) in run((role, text))
+
+
+def test_a_yes_dated_in_the_past_is_historical():
+    assert ("chickenpox", "historical") in run((C, "Has she had chickenpox?"), (R, "Yes, at nursery, about two years ago."))
+    assert ("asthma", "affirmed") in run((C, "Do you have asthma?"), (P, "Yes, it started a few years ago."))

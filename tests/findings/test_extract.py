@@ -52,12 +52,14 @@ def test_table_covers_every_status():
 
 
 @pytest.mark.parametrize("name, threshold", [("assertion_cases.jsonl", 0.95), ("heldout_cases.jsonl", 0.9),
-                                             ("r7_dev_cases.jsonl", 0.88), ("r7_heldout_cases.jsonl", 0.58)])
+                                             ("r7_dev_cases.jsonl", 0.88), ("r7_heldout_cases.jsonl", 0.58),
+                                             ("r8_dev_cases.jsonl", 0.73), ("r8_heldout_cases.jsonl", 0.58)])
 def test_status_accuracy(name, threshold):
     # Measured 1.00 on the first two (heldout: 0.925 on its first, untuned run); the threshold leaves
     # room for a vocabulary edit, not for a class of error. r7 (stop 27, a blind helper's pharmacy,
     # relative and list-question talk): dev 0.562 -> 0.912 by classes, its held-out half 0.550 -> 0.613,
-    # scored only (a floor against losing ground, not a target tuned to).
+    # scored only (a floor against losing ground, not a target tuned to). r8 (a second blind helper:
+    # parents, telephone triage, home visits, chronic reviews): dev 0.657 -> 0.757, held-out 0.600 -> 0.614.
     table = cases(name)
     wrong = [(c["id"], c["status"], predict(c)) for c in table if predict(c) != c["status"]]
     assert 1 - len(wrong) / len(table) >= threshold, wrong
