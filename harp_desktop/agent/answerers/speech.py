@@ -47,7 +47,21 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         head = mentioned_concepts(q[:m.start()])
         if head:
             return head
+    if len(found) > 1:
+        # "Does the tightness move up into her jaw?": the concept named as known is the context, the
+        # other one is asked about.
+        asked = _not_definite(q)
+        if asked and len(asked) < len(found):
+            return [c for c in found if c in asked]
     return found
+
+
+def _not_definite(question: str) -> list[str]:
+    from harp_desktop.findings.vocab import load, tokenize
+
+    toks = tokenize(question)
+    return list(dict.fromkeys(x.concept.term for x in load().match(toks) if x.how != "probe"
+                              and not (x.start and toks[x.start - 1] in ("the", "that", "this"))))
 
 
 def _ev(ctx: AnswerContext, f) -> Evidence:
@@ -95,12 +109,17 @@ THIRD_PERSON = re.compile(r"\b(he|he's|him|his|she|she's|her)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|me|my)\b", re.I)
 
 
+CHILD = re.compile(r"\b(child|children|baby|boy|girl|kid|toddler|infant|lad|little one)\b", re.I)
+
+
 def _for_subject(ctx: AnswerContext, f, subject) -> bool:
     if subject.kind in ("anyone",):
         return True
     if subject.kind == "other":  # "the patient's son": what is said about another person, by anyone
         # ... including a parent's report on the phone: "his temperature was 39", "he's got spots" are
         # about the child, whoever the caller is taken to be.
+        if CHILD.search(subject.name or "") and f.role == "patient" and f.status != "family" and not FIRST_PERSON.search(f.text):
+            return True  # a parent brings the child: the voice taken as the patient's speaks of the child
         return f.status == "family" or f.role == "other" or bool(THIRD_PERSON.search(f.text) and not FIRST_PERSON.search(f.text))
     if subject.kind == "patient":
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
@@ -134,7 +153,11 @@ def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
 REPORTING = {lx.stem(w) for w in ("think", "thinks", "notice", "noticed", "feel", "feels", "felt", "describe", "described",
                                    "complain", "complained", "report", "reported", "suffer", "experience", "have", "has",
                                    "had", "get", "gets", "any", "still", "currently", "being", "recently", "now", "today",
-                                   "him", "herself", "himself", "been", "going", "come", "coming", "symptoms")}
+                                   "him", "herself", "himself", "been", "going", "come", "coming", "symptoms",
+                                   # whether it is there at all: "are the panic attacks still happening?"
+                                   "happen", "happening", "happened", "occur", "occurring", "continue", "continuing",
+                                   "ongoing", "persist", "persisting", "present", "around", "bothering", "troubling",
+                                   "experiencing", "having", "suffering", "getting")}
 
 
 NOT_ASKED = set(lx.stems("all ever mention mentioned mentions discuss discussed talk talked bring brought raise raised "
@@ -232,6 +255,12 @@ def exists(ctx: AnswerContext) -> Result:
         cited = [_ev(ctx, f) for f in yes[:4]] + heard[:4]
         return Result("Yes", f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
                       {"kind": "finding", "concepts": [f.concept for f in yes], "events": bool(heard)})
+    if not hits and concepts and MENTION.search(spec.question):
+        # "Does anyone mention vomiting?" where no statement of it was read (a question the answer to
+        # which ASR garbled): whether its words were said at all.
+        told = _mentioned(ctx, concepts)
+        if told.first == "Yes":
+            return told
     if hits:
         why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}: \"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}"
                         for g in hits[:3])
