@@ -258,9 +258,12 @@ def exists(ctx: AnswerContext) -> Result:
     if not hits and concepts and MENTION.search(spec.question):
         # "Does anyone mention vomiting?" where no statement of it was read (a question the answer to
         # which ASR garbled): whether its words were said at all.
-        told = _mentioned(ctx, concepts)
-        if told.first == "Yes":
-            return told
+        named = [ctx.evidence(x, "keyword") for x in ctx.segments if x["text"].strip()
+                 and ctx.in_window(x["start_s"], x["end_s"]) and support.names_concepts(x["text"], concepts)][:4]
+        if named:  # the concept's own words, not just any of the question's words ("her hands")
+            return Result("Yes", f"Yes — mentioned {ctx.window_words()}: " + "; ".join(
+                f"\"{e.text.strip()[:120]}\" {span(e)}" for e in named[:3]) + ".", named,
+                {"kind": "speech", "terms": spec.terms, "concepts": concepts})
     if hits:
         why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}: \"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}"
                         for g in hits[:3])
