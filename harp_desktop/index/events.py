@@ -29,6 +29,7 @@ import numpy as np
 import onnxruntime as ort
 import scipy.fft
 
+from harp_desktop.index.ambient_labels import AMBIENT_SOURCE  # noqa: F401 (the sounds stage's tags.source)
 from harp_desktop.types import Tag
 
 SAMPLE_RATE = 16000
@@ -563,7 +564,6 @@ AMBIENT_CLASSES: dict[str, AmbientClass] = {
     # "Dog"/"Bark" logit of the recordings we have (0.0); recall is unmeasured.
     "dog": AmbientClass(("Dog", "Bark", "Bow-wow", "Yip", "Howl", "Growling"), 1.0, 1.0, 2.0),
 }
-AMBIENT_SOURCE = "yamnet-ambient"
 BEEP_MAX_S = 0.3  # a "telephone" whose tone comes only in pips shorter than this is a beeper (an alarm):
 # ring cadences are >= 0.4 s on (UK 0.4 / 0.2 / 0.4, North America 2.0), beepers 0.1-0.2 s
 AMBIENT_VERSION = "v1"
