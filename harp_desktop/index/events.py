@@ -606,52 +606,56 @@ def _beeping(wav: np.ndarray, start_s: float, end_s: float) -> bool:
     return len(d) >= 2 and max(d) < BEEP_MAX_S
 
 
+def _merge_runs(runs: list[list[float]], gap: float) -> list[list[float]]:
+    """[start, end, best logit, ringtone margin] runs, sorted and joined across ``gap`` seconds."""
+    out: list[list[float]] = []
+    for r in sorted(runs):
+        if out and r[0] - out[-1][1] <= gap:
+            out[-1] = [out[-1][0], max(out[-1][1], r[1]), max(out[-1][2], r[2]), max(out[-1][3], r[3])]
+        else:
+            out.append(list(r))
+    return out
+
+
+PIECE_GAP_S = 0.5  # cells this close form one piece of sound before the beeper rule and the class's merge
+
+
 def detect_ambient(fs: FrameScores, class_names: list[str], wav: np.ndarray | None = None,
                    classes: dict[str, AmbientClass] | None = None) -> list[Tag]:
     """Ambient sound events (AMBIENT_CLASSES) from coarse-grid scores, one per sound sequence, sorted.
 
-    Spans are the audio a cell's patch saw (centre +- 0.4875 s); runs of "on" cells merge
-    across ``merge_s``; an event must reach ``peak`` and last ``min_s``. With ``wav``, a
-    telephone event whose tone comes only in short pips (tone_bursts) is an alarm instead, unless
-    YAMNet called it a ringtone. An alarm event overlapping a telephone event is dropped (rings
-    score on "Alarm" too), and so is music overlapping one (a ringtone is a tune)."""
+    A cell's span is the audio its patch saw (centre +- 0.4875 s); "on" cells within PIECE_GAP_S
+    form pieces. With ``wav``, a telephone piece whose tone comes only in short pips (tone_bursts)
+    is an alarm piece instead, unless YAMNet called it a ringtone. Then each label's pieces merge
+    across its ``merge_s``, and an event must reach ``peak`` and last ``min_s``. An alarm or music
+    event overlapping a telephone event is dropped (rings score on "Alarm" too; a ringtone is a tune)."""
     if len(fs.times_s) == 0:
         return []
+    specs = classes or AMBIENT_CLASSES
     half = PATCH_S / 2
-    found: dict[str, list[list[float]]] = {}
+    pieces: dict[str, list[list[float]]] = {}
     ring_idx = [class_names.index(c) for c in ("Ringtone",) if c in class_names]
-    for label, spec in (classes or AMBIENT_CLASSES).items():
+    for label, spec in specs.items():
         idx = [class_names.index(c) for c in spec.classes if c in class_names]
         if not idx:
             continue
         s = fs.scores[:, idx].astype(np.float32).max(axis=1)
-        runs: list[list[float]] = []
-        for i in np.flatnonzero(s > spec.on):
-            start, end = max(0.0, float(fs.times_s[i]) - half), float(fs.times_s[i]) + half
-            ring = float(fs.scores[i, ring_idx].max()) if ring_idx else -np.inf
-            if runs and start - runs[-1][1] <= spec.merge_s:
-                runs[-1][1:] = [end, max(runs[-1][2], float(s[i])), max(runs[-1][3], ring - float(s[i]))]
-            else:
-                runs.append([start, end, float(s[i]), ring - float(s[i])])
-        found[label] = [r for r in runs if r[2] > spec.peak and r[1] - r[0] >= spec.min_s]
-    if wav is not None and "telephone" in found:
-        keep = []
-        for r in found["telephone"]:
-            if r[3] < 0 and _beeping(wav, r[0], r[1]):  # not a ringtone, and its tone comes in pips
-                found.setdefault("alarm", []).append(r)
-            else:
-                keep.append(r)
-        found["telephone"] = keep
+        on = np.flatnonzero(s > spec.on)
+        ring = fs.scores[on][:, ring_idx].astype(np.float32).max(axis=1) if ring_idx else np.full(len(on), -np.inf)
+        cells = [[max(0.0, float(fs.times_s[i]) - half), float(fs.times_s[i]) + half, float(s[i]), float(r - s[i])]
+                 for i, r in zip(on, ring, strict=True)]
+        pieces[label] = _merge_runs(cells, min(PIECE_GAP_S, spec.merge_s))
+    if wav is not None and "telephone" in pieces and "alarm" in specs:
+        pips = [r for r in pieces["telephone"] if r[3] < 0 and _beeping(wav, r[0], r[1])]
+        pieces["telephone"] = [r for r in pieces["telephone"] if r not in pips]
+        pieces.setdefault("alarm", []).extend(pips)
+    found = {label: [r for r in _merge_runs(runs, specs[label].merge_s)
+                     if r[2] > specs[label].peak and r[1] - r[0] >= specs[label].min_s]
+             for label, runs in pieces.items()}
     phones = found.get("telephone", [])
     tags = []
     for label, runs in found.items():
-        merged: list[list[float]] = []
-        for r in sorted(runs):  # a relabelled phone joins the alarm runs it overlaps
-            if merged and r[0] - merged[-1][1] <= 0:
-                merged[-1][1:3] = [max(merged[-1][1], r[1]), max(merged[-1][2], r[2])]
-            else:
-                merged.append(list(r))
-        for start, end, best, _ in merged:
+        for start, end, best, _ in runs:
             if label in ("alarm", "music") and any(min(end, b) - max(start, a) > 0 for a, b, _, _ in phones):
                 continue
             score = round(float(1.0 / (1.0 + np.exp(-best))), 4)
