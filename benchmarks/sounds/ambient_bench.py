@@ -39,8 +39,7 @@ KIND_TO_LABEL = {"phone_ring": "telephone"}  # the bank / dev truth's kinds of a
 
 
 def truth_of(audio: Path) -> list[dict]:
-    t = json.loads(audio.with_suffix("").with_suffix(".truth.json").read_text()
-                   if audio.with_suffix(".truth.json").exists() is False else audio.with_suffix(".truth.json").read_text())
+    t = json.loads(audio.with_suffix(".truth.json").read_text())
     out = []
     for e in t["events"]:
         label = e.get("label") or KIND_TO_LABEL.get(e.get("kind", ""))
