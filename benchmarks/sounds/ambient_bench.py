@@ -5,7 +5,8 @@
 Runs the events module's detect_ambient, as the ``sounds`` stage does, on the generated
 recordings (benchmarks/sounds/audio, made by make_ambient.py: their truth lists every sound)
 and on the real / TTS recordings whose truth lists what ambient sounds they hold (dev_long_01:
-none; bank_rec_01 and _04: one ring-back tone each, ``phone_ring``; bank_rec_02: none). A
+none; bank_rec_01 and _04: one ring-back tone each, ``phone_ring``; bank_rec_02: none), the cough
+mixes of benchmarks/paraling and the ser-train RAVDESS clips end to end (no ambient sound). A
 truth event is found when a detection of its label overlaps it (+- 0.5 s); a detection that
 overlaps no truth event of its label is a false alarm; a truth event hit by two detections
 counts one extra (``split``: a count question would over-count).
@@ -34,8 +35,22 @@ FILES = {
     "bank_rec_01": ROOT / "benchmarks/bank/audio/bank_rec_01.flac",
     "bank_rec_02": ROOT / "benchmarks/bank/audio/bank_rec_02.flac",
     "bank_rec_04": ROOT / "benchmarks/bank/audio/bank_rec_04.flac",
+    "cough_mix_01": ROOT / "benchmarks/paraling/cough_mix_01.flac",  # coughs and laughter under TTS speech
+    "cough_mix_02": ROOT / "benchmarks/paraling/cough_mix_02.flac",
+    "ser-train (300 RAVDESS clips)": Path("/work/shared/data/ser-train"),  # acted emotional speech, shouts
 }
 KIND_TO_LABEL = {"phone_ring": "telephone"}  # the bank / dev truth's kinds of ambient sound
+
+
+def load(path: Path) -> tuple[np.ndarray, list[dict]]:
+    """The audio and its ambient truth; a folder is its clips end to end, 0.3 s apart, with no truth."""
+    if path.is_dir():
+        gap = np.zeros(4800, np.float32)
+        clips = [sf.read(f, dtype="float32")[0] for f in sorted(path.rglob("*.flac")) + sorted(path.rglob("*.wav"))]
+        return np.concatenate([np.concatenate([c if c.ndim == 1 else c.mean(1), gap]) for c in clips]), []
+    wav, sr = sf.read(path, dtype="float32")
+    assert sr == 16000 and wav.ndim == 1
+    return wav, truth_of(path)
 
 
 def truth_of(audio: Path) -> list[dict]:
@@ -81,11 +96,9 @@ def main() -> None:
         if not path.exists():
             print(f"{name}: missing, skipped", file=sys.stderr)
             continue
-        wav, sr = sf.read(path, dtype="float32")
-        assert sr == 16000 and wav.ndim == 1
+        wav, truth = load(path)
         fs = tg.run(wav, dense_hop_s=None)
         tags = detect_ambient(fs, tg.class_names, wav)
-        truth = truth_of(path)
         report[name] = {"score": score(tags, truth),
                         "detections": [(t.label, t.start_s, t.end_s, t.score) for t in tags],
                         "missed": [e for e in truth if e["label"] in AMBIENT_CLASSES and not any(
