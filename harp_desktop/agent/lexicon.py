@@ -138,6 +138,7 @@ EVENTS = {
                         r"|\bknock(s|ed|ing)? (at|on) (the |a )?(door|window|wall)|\bdoor ?knock\w*|\bknocking\b(?! (over|out|"
                         r"off|into|down|back)\b)|\b(someone|somebody|anyone|anybody|they|he|she|visitors?|the receptionist|"
                         r"the nurse|a colleague)\s+knock(s|ed)?\b(?! (over|out|off|into|down|back|her|his|my|their|its|the)\b)"
+                        r"|\bknocks\b(?! (over|out|off|into|down|back|her|his|my|their|its|the)\b)"
                         r"|\brap(s|ped|ping)? (at|on) the door\b|\b(someone|somebody|anyone|anybody) (at|on) the door\b"),
     "alarm": re.compile(r"\b(?<!red )(?<!false )alarms?\b(?! (bells?|symptoms?|features?|signs?)\b)|\bbeep\w*|\bbleep\w*"
                         r"|\bbuzzer\w*|\bsirens?\b|\bsmoke (detector|alarm)s?\b|\btimer\b[^,;?.]{0,20}\b(go|goes|went|going)"

@@ -63,3 +63,9 @@ def test_cough_answers_keep_their_bursts(room):
     lib, res = room
     coughs = [e for e in lib.transcript(res.sha256)["events"] if e["label"] == "cough"]
     assert lib.ask(res.sha256, "How many coughs can be heard?").answer == str(len(coughs))
+
+
+def test_when_a_sound_stops_is_its_end(room):
+    lib, res = room
+    got = lib.ask(res.sha256, "When does the phone stop ringing?")
+    assert abs(parse_clock(got.answer) - 9.5) <= 1.0, got.rationale

@@ -19,6 +19,10 @@ from harp_desktop.index.ambient_labels import AMBIENT_WORDS
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
+# The sound's own end asked for: "when does the music stop?", "when did the ringing end?"
+STOPS = re.compile(r"\b(stop|stops|stopped|end|ends|ended|finish\w*|cease\w*|die down|dies down|died down)\s*\??\s*$"
+                   r"|\b(stop|stops|stopped|ceases?|ceased) (playing|ringing|beeping|barking|knocking)\b", re.I)
+
 
 def cue_event(ctx: AnswerContext) -> str | None:
     """The sound class of the example clip ("find sounds like this one")."""
@@ -81,6 +85,9 @@ def answer(ctx: AnswerContext) -> Result:
             return Result(", ".join(format_clock(e.start_s) for e in items[:12]),
                           f"{name.capitalize()}{who} at {cites(items, 12)}.", items, claim)
         pick = items[-1] if spec.ordinal == "last" else items[0]
+        if STOPS.search(spec.question):  # "when does the music stop?": where the sound ends
+            return Result(format_clock(pick.end_s), f"The {spec.ordinal} {name}{who} {where} ends at {span(pick)}; "
+                          f"all: {cites(items)}.", items, claim)
         return Result(format_clock(pick.start_s),
                       f"The {spec.ordinal} {name}{who} {where} is at {span(pick)}; all: {cites(items)}.",
                       items, claim)
