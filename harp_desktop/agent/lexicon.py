@@ -127,6 +127,25 @@ EVENTS = {
     "shout": re.compile(r"\bshout\w*|\byell\w*|\bscream\w*"),
     "gasp": re.compile(r"\bgasp\w*"),
     "breathing": re.compile(r"\b(heavy|laboured|labored|noisy) breath\w*"),
+    # Ambient sounds of the room (index/ambient_labels.py). A phone only when it rings ("in the phone call"
+    # is a section); no ear ("ringing in her ears"), no knock-on effect, no barking cough (croup).
+    "telephone": re.compile(r"\b(tele)?phones?\b[^,;?.]{0,40}?\b(ring\w*|rang|rung|go(es)? off|went off|going off|"
+                            r"buzz\w*|trill\w*)|\b(ring\w*|rang|rung)\b[^,;?.]{0,25}\b(tele)?phones?\b"
+                            r"|\bringtones?\b|\b(mobile|cell ?phone|landline)\b[^,;?.]{0,25}\b(ring\w*|rang|went off|go(es)? off|"
+                            r"going off)|\bphone (call )?coming in\b|\bincoming call\b"),
+    # A knock at the door, not a knocked knee: a knock named as a thing, one on a door, or someone knocking.
+    "knock": re.compile(r"\b(a|the|any|another|second|loud|some|first|no|several|two|three)\s+(\w+ )?knocks?\b"
+                        r"|\bknock(s|ed|ing)? (at|on) (the |a )?(door|window|wall)|\bdoor ?knock\w*|\bknocking\b(?! (over|out|"
+                        r"off|into|down|back)\b)|\b(someone|somebody|anyone|anybody|they|he|she|visitors?|the receptionist|"
+                        r"the nurse|a colleague)\s+knock(s|ed)?\b(?! (over|out|off|into|down|back|her|his|my|their|its|the)\b)"
+                        r"|\bknocks\b(?! (over|out|off|into|down|back|her|his|my|their|its|the)\b)"
+                        r"|\brap(s|ped|ping)? (at|on) the door\b|\b(someone|somebody|anyone|anybody) (at|on) the door\b"),
+    "alarm": re.compile(r"\b(?<!red )(?<!false )alarms?\b(?! (bells?|symptoms?|features?|signs?)\b)|\bbeep\w*|\bbleep\w*"
+                        r"|\bbuzzer\w*|\bsirens?\b|\bsmoke (detector|alarm)s?\b|\btimer\b[^,;?.]{0,20}\b(go|goes|went|going)"
+                        r" off\b"),
+    "music": re.compile(r"\bmusic(al)?\b|\b(a |the )?(song|tune|melody|radio|piano|guitar)\b[^,;?.]{0,25}"
+                        r"\b(play\w*|on)\b|\bplay\w* (a |the |some )?(song|tune|melody|radio)\b"),
+    "dog": re.compile(r"\bdogs?\b|\bpupp(y|ies)\b|\bbark(s|ed|ing)?\b(?! (cough|like|sound))(?!y)|\bwoof\w*"),
 }
 EMOTIONS = {
     "angry": re.compile(r"\bang(ry|er|rily)\b|\bannoy\w*|\bfurious\b|\birritat\w*|\bmad\b|\bcross\b|\bhostile\b|\brage\b"),

@@ -201,6 +201,8 @@ def _other_concepts(q: str, event: str) -> list[str]:
     except ImportError:
         return []
     own = set(mentioned_concepts(event.replace("_", " ")))
+    for m in lx.EVENTS[event].finditer(_unquoted(q).lower()) if event in lx.EVENTS else []:
+        own |= set(mentioned_concepts(m.group(0)))  # "a smoke alarm" names no smoking
     return [c for c in mentioned_concepts(lx.SCENE.sub(" ", _unquoted(q))) if c not in own]
 
 
@@ -250,9 +252,10 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
         return "emotion"
     if event in EXAM_SOUNDS and (AUSCULTATION.search(u) or lx.EXAM_ACT.search(u)):
         return "speech"  # "was wheeze heard when the doctor listened to her chest?": what the examination found
+    rest = lx.EVENTS[event].sub(" ", u) if event else u  # the sound's own words ("smoke alarm", "dog barking")
     if event and not lx.HEARD.search(u) and _other_concepts(q, event):
         return "speech"  # "any phlegm being coughed up?", "does she cough up blood?": a symptom, not the sound
-    if event and op == "exists" and not lx.HEARD.search(u) and ATTRIBUTE.search(u):
+    if event and op == "exists" and not lx.HEARD.search(u) and ATTRIBUTE.search(rest):
         return "speech"  # "is her cough worse at night?": something said of the symptom, not whether it is heard
     if event and not lx.REPORTED.search(u):
         return "event"

@@ -21,7 +21,7 @@ from harp_desktop.types import Evidence
 # Which manifest model each index stage ran (ASR names its own model in the stage info).
 # Every weight file a stage reads: the speakers stage embeds windows with GE2E and decides labels with
 # CAM++; the emotion head reads the ASR model's encoder states (added from the asr stage's info below).
-STAGE_MODELS = {"vad": ("vad",), "speakers": ("speaker", "speaker-campplus"), "events": ("events",),
+STAGE_MODELS = {"vad": ("vad",), "speakers": ("speaker", "speaker-campplus"), "events": ("events",), "sounds": ("events",),
                 "audio_emb": ("events",), "text_emb": ("text",), "speaker_emb": ("speaker",),
                 "emotion": ("emotion",)}
 DISCLAIMER = ("Decision support only: answers are generated automatically from a machine transcript and "

@@ -34,7 +34,8 @@ def run_events(ctx: StageContext) -> dict:
     emb = fs.embeddings if fs.embeddings is not None else fs.scores
 
     def write() -> None:
-        ctx.db.db.execute("DELETE FROM tags WHERE recording_id = ? AND kind = 'event'", [ctx.rid])
+        # its own rows only: the sounds stage's ambient events (source yamnet-ambient) are that stage's
+        ctx.db.db.execute("DELETE FROM tags WHERE recording_id = ? AND kind = 'event' AND source = 'yamnet'", [ctx.rid])
         ctx.db.db["tags"].insert_all(
             {"recording_id": ctx.rid, "kind": "event", "label": t.label, "start_s": t.start_s,
              "end_s": t.end_s, "score": round(float(t.score), 4), "source": "yamnet"} for t in tags
@@ -46,6 +47,38 @@ def run_events(ctx: StageContext) -> dict:
 
     info = {"frames": len(fs.times_s), "events": len(tags)}
     ctx.finish("events", time.perf_counter() - t0, info, write)
+    return info
+
+
+def sounds_key(options) -> str:
+    from harp_desktop import weights
+    from harp_desktop.index.events import ambient_key
+
+    return f"{weights.fingerprint('events')}:ambient-{ambient_key()}"
+
+
+def run_sounds(ctx: StageContext) -> dict:
+    """Ambient sounds of the room (telephone, knock, alarm, music, dog): a stage of their own, so
+    adding or retuning them re-runs only this one (the events stage's fingerprint feeds VAD, ASR and
+    everything after). YAMNet's coarse pass only: ~0.7 ms a patch, a few seconds an hour."""
+    from harp_desktop.index.events import AMBIENT_SOURCE, detect_ambient
+
+    t0 = time.perf_counter()
+    tg = tagger(ctx)
+    fs = tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop, dense_hop_s=None)
+    ctx.check()
+    tags = detect_ambient(fs, tg.class_names, ctx.audio)
+
+    def write() -> None:
+        ctx.db.db.execute("DELETE FROM tags WHERE recording_id = ? AND kind = 'event' AND source = ?",
+                          [ctx.rid, AMBIENT_SOURCE])
+        ctx.db.db["tags"].insert_all(
+            {"recording_id": ctx.rid, "kind": "event", "label": t.label, "start_s": t.start_s,
+             "end_s": t.end_s, "score": round(float(t.score), 4), "source": AMBIENT_SOURCE} for t in tags
+        )
+
+    info = {"frames": len(fs.times_s), "events": len(tags)}
+    ctx.finish("sounds", time.perf_counter() - t0, info, write)
     return info
 
 

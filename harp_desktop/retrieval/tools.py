@@ -15,6 +15,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from harp_desktop.audio.decode import SAMPLE_RATE, load_clip, open_cache
+from harp_desktop.index.ambient_labels import AMBIENT_SOURCE
 from harp_desktop.types import Evidence
 
 TOOLS = ("time", "keyword", "label", "text_emb", "audio_emb", "speaker")
@@ -115,7 +116,9 @@ class RecordingTools:
                           {"label": round(float(t["score"]), 4)})
             if t["kind"] == "emotion" and seg is not None:
                 ev.segment_id = seg["id"]  # an emotion belongs to the speech it colours
-            bursts = self._bursts(t["start_s"], t["end_s"]) if t["kind"] == "event" else []
+            # A bodily sound's span may hold several coughs; an ambient event (a phone's rings) is one sequence.
+            bursts = self._bursts(t["start_s"], t["end_s"]) if t["kind"] == "event" and t.get("source") != AMBIENT_SOURCE \
+                else []
             if len(bursts) > 1 and all(b[0] - a[1] >= 0.5 for a, b in zip(bursts, bursts[1:], strict=False)):
                 for a, b in bursts:  # one event per separate burst, each with its own span
                     out.append(Evidence(max(0.0, a - 0.15), b + 0.15, None, ev.speaker, ev.text, ev.labels,

@@ -8,7 +8,9 @@ import zlib
 SPEAKER_COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7", "#9c755f",
                   "#e15759", "#bab0ac"]
 _TAG_FIXED = {"cough": "#d62728", "throat clearing": "#ff7f0e", "sneeze": "#9467bd", "wheeze": "#8c564b",
-              "laughter": "#2ca02c", "crying": "#17becf", "breathing": "#7f7f7f"}
+              "laughter": "#2ca02c", "crying": "#17becf", "breathing": "#7f7f7f",
+              # sounds of the room (the sounds stage): darker, so they read apart from the body's
+              "telephone": "#1f3a93", "knock": "#6d4c41", "alarm": "#e65100", "music": "#ad1457", "dog": "#827717"}
 # Emotions: "neutral" stays pale so the moments that are not neutral stand out.
 _EMOTION_FIXED = {"neutral": "#cfd8dc", "calm": "#cfd8dc", "ang": "#c2185b", "sad": "#5c6bc0", "hap": "#fbc02d",
                   "joy": "#fbc02d", "fear": "#8e24aa", "surpri": "#00897b", "disgust": "#6d4c41",
@@ -26,7 +28,7 @@ def speaker_color(index: int | None) -> str:
 
 
 def tag_color(label: str, kind: str = "event") -> str:
-    key = label.lower()
+    key = label.lower().replace("_", " ")  # stored labels use "_" ("throat_clearing")
     for name, colour in (_EMOTION_FIXED if kind == "emotion" else _TAG_FIXED).items():
         if name in key:
             return colour

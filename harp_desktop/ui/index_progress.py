@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QW
 from harp_desktop.api import Progress
 
 STAGE_NAMES = {"decode": "decoding", "vad": "finding speech", "asr": "transcribing", "speakers": "speakers",
-               "events": "sound events", "segments": "turns", "text_emb": "text index", "speaker_emb": "voice index",
+               "events": "sound events", "sounds": "room sounds", "segments": "turns", "text_emb": "text index", "speaker_emb": "voice index",
                "audio_emb": "audio index", "emotion": "emotions", "waveform": "waveform", "done": "finishing"}
 
 

@@ -79,7 +79,7 @@ def test_changing_asr_reruns_only_dependent_stages(tmp_path, long_clip):
     lib.index(long_clip, FAST)
     res = lib.index(long_clip, IndexOptions(asr_profile="base"))
     assert res.ran == ["asr", "segments", "text_emb", "speaker_emb", "audio_emb", "emotion", "findings"]
-    assert set(res.skipped) == {"vad", "speakers", "events"}
+    assert set(res.skipped) == {"vad", "speakers", "events", "sounds"}
 
 
 def test_unknown_or_unavailable_profile_is_refused_before_work(tmp_path, long_clip):

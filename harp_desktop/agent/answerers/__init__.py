@@ -181,6 +181,10 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
 
         which = analyse(spec.question, False).quality or "wet or dry"
         return sounds.quality(ctx, which, SOUND_QUALITIES[which][0])
+    if op in ("describe", "what_said"):
+        got = sounds.said_after(ctx)  # "what did she say right after the phone rang?"
+        if got is not None:
+            return got
     if op in ("describe", "what_said") and window.asks_window(ctx):
         return window.answer(ctx)
     if op in ("describe", "what_said"):

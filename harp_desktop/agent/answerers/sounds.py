@@ -1,7 +1,10 @@
-"""Sound events (cough, sneeze, laughter...): exists / when / count, for a subject and a window.
+"""Sound events (cough, sneeze, laughter... and the room's: telephone, knock, alarm, music, dog):
+exists / when / count, for a subject and a window.
 
-A sound belongs to the speaker whose turn it falls in or next to (``speaker_of_time``), so
-"how many times does the patient cough" counts the patient's coughs, not the room's.
+A bodily sound belongs to the speaker whose turn it falls in or next to (``speaker_of_time``), so
+"how many times does the patient cough" counts the patient's coughs, not the room's. A sound of the
+room is nobody's: "did the patient's phone ring?" counts every ring in the window. One ambient event
+is one sequence (a phone ringing three times), so a count of rings counts sequences.
 """
 
 from __future__ import annotations
@@ -12,8 +15,13 @@ from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.rules import described_side
 from harp_desktop.agent.settle import CANNOT_TELL
+from harp_desktop.index.ambient_labels import AMBIENT_WORDS
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
+
+# The sound's own end asked for: "when does the music stop?", "when did the ringing end?"
+STOPS = re.compile(r"\b(stop|stops|stopped|end|ends|ended|finish\w*|cease\w*|die down|dies down|died down)\s*\??\s*$"
+                   r"|\b(stop|stops|stopped|ceases?|ceased) (playing|ringing|beeping|barking|knocking)\b", re.I)
 
 
 def cue_event(ctx: AnswerContext) -> str | None:
@@ -21,10 +29,11 @@ def cue_event(ctx: AnswerContext) -> str | None:
     wav = ctx.cue_wavs.get("sound")
     if wav is None:
         return None
-    from harp_desktop.index.events import detect_events
+    from harp_desktop.index.events import detect_ambient, detect_events
 
     tg = ctx.lib.models.yamnet()
-    tags = detect_events(tg.run(wav), tg.class_names)
+    fs = tg.run(wav)
+    tags = detect_events(fs, tg.class_names) + detect_ambient(fs, tg.class_names, wav)
     return max(tags, key=lambda t: t.score).label if tags else None
 
 
@@ -34,6 +43,10 @@ def events(ctx: AnswerContext, label: str) -> list[Evidence]:
     for a, b in ctx.windows:
         out += ctx.tools.label(label, a, b, "event")
     out = sorted({(round(e.start_s, 2), round(e.end_s, 2)): e for e in out}.values(), key=lambda e: e.start_s)
+    if label in AMBIENT_WORDS:  # nobody's sound
+        if ctx.spec.subject.kind != "anyone":
+            ctx.notes.append(f"{AMBIENT_WORDS[label]} is a sound of the room, nobody's: counted every one")
+        return out
     who = ctx.speakers_for(ctx.spec.subject)
     for e in out:
         e.speaker_label = ctx.speaker_of_time(e.start_s, e.end_s)  # type: ignore[attr-defined]
@@ -56,9 +69,9 @@ def answer(ctx: AnswerContext) -> Result:
             ctx.notes.append(f"the example clip sounds like {heard.replace('_', ' ')}; searching for that")
             label = heard
     label = label or "cough"
-    name = label.replace("_", " ")
+    name = AMBIENT_WORDS.get(label) or label.replace("_", " ")
     items = events(ctx, label)
-    who = "" if spec.subject.kind == "anyone" else f" by {spec.subject.describe()}"
+    who = "" if spec.subject.kind == "anyone" or label in AMBIENT_WORDS else f" by {spec.subject.describe()}"
     where = ctx.window_words()
     claim = {"kind": "event", "label": label}
     if spec.operation == "count":
@@ -72,6 +85,9 @@ def answer(ctx: AnswerContext) -> Result:
             return Result(", ".join(format_clock(e.start_s) for e in items[:12]),
                           f"{name.capitalize()}{who} at {cites(items, 12)}.", items, claim)
         pick = items[-1] if spec.ordinal == "last" else items[0]
+        if STOPS.search(spec.question):  # "when does the music stop?": where the sound ends
+            return Result(format_clock(pick.end_s), f"The {spec.ordinal} {name}{who} {where} ends at {span(pick)}; "
+                          f"all: {cites(items)}.", items, claim)
         return Result(format_clock(pick.start_s),
                       f"The {spec.ordinal} {name}{who} {where} is at {span(pick)}; all: {cites(items)}.",
                       items, claim)
@@ -106,3 +122,54 @@ def quality(ctx: AnswerContext, which: str, pattern: str) -> Result:
     side = described_side(which, [s for s, _ in said])
     first = CANNOT_TELL + (f" (described as {side})" if side else "")
     return Result(first, why, heard + quoted, {"kind": "event", "label": label}, False)
+
+
+RIGHT_AFTER = re.compile(r"\b(right|just|straight|immediately|directly)\s+(after|once|following)\b|\bas soon as\b", re.I)
+AFTER_WORDS = {"right", "just", "straight", "immediately", "directly", "say", "said", "says", "saying", "soon", "door",
+               "start", "starts", "started", "begin", "begins", "began", "stop", "stops", "stopped", "end", "ends",
+               "ended", "goes", "went", "off", "comes", "came", "background", "first", "again", "time", "playing"}
+STARTS = re.compile(r"\b(start\w*|begin\w*|began|come?s? on|came on)\b", re.I)
+AFTER_REACH_S = 60.0  # the turn that follows a sound starts within this of its end
+
+
+def said_after(ctx: AnswerContext) -> Result | None:
+    """"What did the pharmacist say right after the phone rang?": the first turn (of the subject) that starts
+    once the first such sound ends, cited with the sound. None when the question is not that: no
+    "after <a sound>" anchor, a quote, or topic words that the turn ranker should weigh instead."""
+    from harp_desktop.agent import lexicon as lx
+
+    spec = ctx.spec
+    if spec.relative is None or spec.relative[0] not in ("after", "once", "following") or spec.quote:
+        return None
+    phrase = spec.relative[1].lower()
+    label = next((k for k, p in lx.EVENTS.items() if p.search(phrase)), None)
+    if label is None or (not RIGHT_AFTER.search(spec.question) and [t for t in spec.terms if t not in AFTER_WORDS]):
+        return None
+    if [t for t in lx.content_terms(lx.EVENTS[label].sub(" ", phrase)) if t not in AFTER_WORDS]:
+        return None  # "after the phone rang about her results": a topic for the turn ranker
+    name = AMBIENT_WORDS.get(label) or label.replace("_", " ")
+    claim = {"kind": "window", "spans": []}
+    found = sorted(ctx.tools.label(label, 0.0, float(ctx.rec["duration_s"]), "event"), key=lambda e: e.start_s)
+    if not found:
+        return Result("Not found", f"No {name} was detected in the recording, so nothing was said after one.", [],
+                      claim, False)
+    sound = found[-1] if spec.ordinal == "last" else found[0]
+    t0 = sound.start_s + 0.5 if STARTS.search(phrase) else sound.end_s - 1.0  # "after the music starts": its start
+    who = ctx.speakers_for(spec.subject)
+    if who is not None and not who:
+        ctx.notes.append(f"no speaker is known as {spec.subject.describe()}; took whoever spoke first")
+        who = None
+    turns = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()
+             and t0 <= s["start_s"] <= sound.end_s + AFTER_REACH_S
+             and (who is None or ctx.label_of(s) in who)]
+    by = "" if spec.subject.kind == "anyone" else f" by {spec.subject.describe()}"
+    if not turns:
+        return Result("Not found", f"Nothing was said{by} within {AFTER_REACH_S:.0f} s after the {name} at {span(sound)}.",
+                      [sound], claim, False)
+    turn = turns[0]
+    cited = [ctx.evidence(turn, "time"), sound]
+    claim["spans"] = [(sound.start_s, turn["end_s"])]
+    speaker = ctx.role_name(ctx.label_of(turn)) if ctx.roles.get(ctx.label_of(turn) or "") else turn.get("speaker")
+    return Result(turn["text"].strip()[:220],
+                  f"Right after the {name} at {span(sound)}, the {speaker or 'speaker'} says at {span(cited[0])}: "
+                  f"\"{turn['text'].strip()[:240]}\".", cited, claim)
