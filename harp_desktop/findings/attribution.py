@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harp_desktop.findings.model import Section
+from harp_desktop.index.ambient_labels import AMBIENT_LABELS
 from harp_desktop.findings.sections import in_sections
 
 NEAR_S = 1.5  # in a consultation, a sound this close to a turn's edge belongs to that turn's speaker
@@ -52,7 +53,8 @@ def attribute_events(tags: list[dict], segments: list[dict], roles: dict[str, st
     label -> role."""
     turns = sorted((s for s in segments if s.get("speaker")), key=lambda s: s["start_s"])
     patients = {k for k, v in roles.items() if v == "patient"}
-    return [_one(t, turns, patients, sections) for t in tags]
+    # A phone ringing or music belongs to the room, not to whoever was speaking over it.
+    return [_one(t, turns, patients, sections) for t in tags if t["label"] not in AMBIENT_LABELS]
 
 
 def _spoken(s: dict) -> tuple[float, float]:
