@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harp_desktop.findings.model import Section
-from harp_desktop.index.ambient_labels import AMBIENT_LABELS
 from harp_desktop.findings.sections import in_sections
+from harp_desktop.index.ambient_labels import AMBIENT_LABELS
 
 NEAR_S = 1.5  # in a consultation, a sound this close to a turn's edge belongs to that turn's speaker
 NEAR_OUTSIDE_S = 0.75  # elsewhere, this close
