@@ -36,6 +36,16 @@ _KEEP_PLURAL = frozenset("bloods colds falls sweats spots waters glasses pints f
 _SKIPPABLE = frozenset("any some much a the my really very quite".split())
 
 
+_DOSE_UNITS = frozenset("mg milligram milligrams microgram micrograms mcg grams gram g ml units puffs".split())
+_NUMBER_WORDS = frozenset("one two three four five ten twenty thirty forty fifty hundred half".split())
+
+
+def _dose_after(tokens: list[str], i: int) -> bool:
+    """A dose starts at ``i``: a number, then a unit ("50 milligrams", "twenty mg")."""
+    return (i + 1 < len(tokens) and (tokens[i][:1].isdigit() or tokens[i] in _NUMBER_WORDS)
+            and tokens[i + 1] in _DOSE_UNITS)
+
+
 def key(token: str) -> str:
     """Matching key: plural and possessive endings dropped, so "headaches" finds "headache"."""
     token = _PERSON.get(token, token)
@@ -217,7 +227,7 @@ class Vocabulary:
                 piece = tokens[i : i + n]
                 if len(piece) < n or any(covered[i : i + n]) or not all(t.isalpha() for t in piece):
                     continue
-                hit = self._drug(piece)
+                hit = self._drug(piece) or (self._dosed(piece[0]) if n == 1 and _dose_after(tokens, i + 1) else None)
                 if hit:
                     out.append(Match(hit[0], i, i + n, " ".join(piece), hit[1]))
                     covered[i : i + n] = [True] * n
@@ -226,6 +236,15 @@ class Vocabulary:
             if not hit:
                 i += 1
         return out
+
+    def _dosed(self, word: str) -> tuple[Concept, str] | None:
+        """A word said right before a dose is a drug name ASR made into English ("certainly 50
+        milligrams every morning" for sertraline): a looser spelling, the same first sounds."""
+        if len(word) < 6:
+            return None
+        code = phonetic(word)
+        best = max(((fuzz.ratio(word, n), n) for n in self._names if phonetic(n)[:3] == code[:3]), default=(0, ""))
+        return (self.drug_names[best[1]], "phonetic") if best[0] >= 60 else None
 
     def _drug(self, piece: list[str]) -> tuple[Concept, str] | None:
         word = "".join(piece)

@@ -63,3 +63,11 @@ def test_misheard_drug_names(text, term):
                                   "a mixing bowl", "the ambulance was parked outside", "it is amazing"])
 def test_english_words_are_not_drugs(text):
     assert not [t for t, how in concepts(text) if how in ("fuzzy", "phonetic")]
+
+
+def test_a_word_before_a_dose_is_a_drug_asr_made_english():
+    # "certainly 50 milligrams every morning" (sertraline): the dose says it is a medicine
+    v = load()
+    got = [m.concept.term for m in v.match(tokenize("and certainly 50 milligrams every morning"))]
+    assert "sertraline" in got
+    assert not [m for m in v.match(tokenize("I certainly feel better in the mornings")) if m.concept.kind == "medication"]
