@@ -438,3 +438,40 @@ def test_a_reading_cut_in_two_by_the_transcript_is_one_reading():
     done = {**a, "text": "Your blood pressure is 118 over 76."}
     assert not _continues(done, {"text": "And again, 120 over 78.", "start_s": 14.1, "end_s": 16.0})
     assert not _continues(a, {"text": "120 over 78.", "start_s": 17.0, "end_s": 19.0})  # a pause: a new reading
+
+
+# ---- stop 27: classes of the answer layer (each in our own wording)
+
+def test_the_narrower_concept_is_what_is_asked(consultation):
+    """"Bringing up mucus with her cough" names a cough and phlegm: the phlegm is asked ("It is a dry
+    cough, nothing comes up"), not whether she coughs."""
+    lib, res = consultation
+    got = lib.ask(res.sha256, "Is she bringing up any mucus with her cough?")
+    assert got.answer == "No", got.rationale
+
+
+def test_words_of_being_there_are_not_a_topic(consultation):
+    lib, res = consultation
+    got = lib.ask(res.sha256, "Is the chest tightness still going on?")
+    assert got.answer == "Yes" and "tightness" in got.rationale, got.rationale
+
+
+def test_a_dose_comes_from_the_finding_read_with_the_medicine(consultation, tmp_path):
+    from tests.conftest import copy_library
+
+    lib, res = consultation
+    mine = copy_library(lib.folder, tmp_path / "lib")
+    rid = next(r["id"] for r in mine.db.db.query("SELECT id FROM recordings WHERE sha256 = ?", [res.sha256]))
+    seg = next(s for s in mine.transcript(res.sha256)["segments"] if "amlodipine" in s["text"].lower())
+    with mine.db.transaction() as db:  # as if the patient had said "amlodipine, five milligrams once a day"
+        db.execute("DELETE FROM findings WHERE recording_id = ? AND concept = 'amlodipine'", [rid])
+        db.execute("INSERT INTO findings (recording_id, concept, category, kind, status, speaker, role, start_s, end_s, "
+                   "text, value, segment_ids) VALUES (?, 'amlodipine', 'cardiovascular', 'medication', 'affirmed', "
+                   "'SPEAKER_1', 'patient', ?, ?, ?, '5 mg once a day', ?)",
+                   [rid, seg["start_s"], seg["end_s"], seg["text"], f"[{seg['id']}]"])
+    try:
+        for q in ("How much amlodipine does she take?", "What dose of amlodipine is she on?"):
+            got = mine.ask(res.sha256, q)
+            assert "5 mg once a day" in got.answer and got.evidence, (q, got.rationale)
+    finally:
+        mine.close()

@@ -318,7 +318,36 @@ def _giving(ctx: AnswerContext, ranked: list[tuple[float, dict]], gives: list[re
     return (best_score, nxt) if nxt is not None else None
 
 
+# "How much sertraline does he take?", "what dose of omeprazole?", "how often does she use the inhaler?"
+DOSE_ASK = re.compile(r"\bhow (much|many|often)\b|\bwhat (dose|dosage|strength)\b|\b(dose|dosage|strength) of\b", re.I)
+
+
+def dose(ctx: AnswerContext) -> Result | None:
+    """A dose asked of a medicine the question names: the value the findings read with it (the
+    patient's own statement first), cited where it was said. None: no medicine named, or no value."""
+    if not DOSE_ASK.search(ctx.spec.question):
+        return None
+    from harp_desktop.findings.extract import mentioned_concepts
+
+    drugs = [c for c in mentioned_concepts(ctx.spec.question)
+             if any(f.concept == c and f.kind == "medication" for f in ctx.findings)]
+    valued = [f for f in ctx.findings if f.concept in drugs and f.value and ctx.in_window(f.start_s, f.end_s)
+              and f.status in ("affirmed", "historical")]
+    if len(drugs) != 1 or not valued:
+        return None
+    f = min(valued, key=lambda f: (f.role != "patient", f.start_s))
+    ev = ctx.evidence(next((s for s in ctx.segments if s["id"] in set(f.segment_ids)), None) or {}, "finding") \
+        if f.segment_ids else None
+    cited = [ev] if ev is not None else []
+    return Result(f.value, f"{f.concept}: {f.value}, said by the {f.role or 'speaker'} {span(ev) if ev else ''}"
+                  f": \"{f.text.strip()[:160]}\".", cited, {"kind": "answer_words",
+                                                          "terms": support.answer_words(ctx.spec.question, f.text)})
+
+
 def answer(ctx: AnswerContext) -> Result:
+    valued = dose(ctx)
+    if valued is not None:
+        return valued
     ranked = rank(ctx)
     if not ranked or ranked[0][0] <= 0.05:
         return Result("Not found", f"Nothing said {ctx.window_words()} answers this.", [],

@@ -48,6 +48,10 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         if head:
             return head
     if len(found) > 1:
+        # "Is she coughing up mucus?" names a cough and phlegm: the narrower concept ("productive cough")
+        # is what is asked; the cough it narrows is not (she has a cough either way).
+        found = [c for c in found if not any(d != c and re.search(rf"(^|\s){re.escape(c)}($|\s)", d) for d in found)]
+    if len(found) > 1:
         # "Does the tightness move up into her jaw?": the concept named as known is the context, the
         # other one is asked about.
         asked = _not_definite(q)
