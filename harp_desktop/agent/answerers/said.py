@@ -318,14 +318,18 @@ def _giving(ctx: AnswerContext, ranked: list[tuple[float, dict]], gives: list[re
     return (best_score, nxt) if nxt is not None else None
 
 
-# "How much sertraline does he take?", "what dose of omeprazole?", "how often does she use the inhaler?"
-DOSE_ASK = re.compile(r"\bhow (much|many|often)\b|\bwhat (dose|dosage|strength)\b|\b(dose|dosage|strength) of\b", re.I)
+# "How much sertraline does he take?", "what dose of omeprazole?" (not "how often": a frequency is its own answer)
+DOSE_ASK = re.compile(r"\bhow much\b|\bhow many (mg|milligrams?|micrograms?|tablets?|puffs?)\b|\bwhat (dose|dosage|strength)\b"
+                      r"|\b(dose|dosage|strength) of\b", re.I)
+# "What does she suggest instead of ibuprofen?": the medicine named is the one replaced, not the one asked.
+INSTEAD = re.compile(r"\b(instead of|rather than|in place of|other than|apart from|besides|except|replac\w*|switch\w* from)\b",
+                     re.I)
 
 
 def dose(ctx: AnswerContext) -> Result | None:
     """A dose asked of a medicine the question names: the value the findings read with it (the
     patient's own statement first), cited where it was said. None: no medicine named, or no value."""
-    if not DOSE_ASK.search(ctx.spec.question):
+    if not DOSE_ASK.search(ctx.spec.question) or INSTEAD.search(ctx.spec.question):
         return None
     from harp_desktop.findings.extract import mentioned_concepts
 

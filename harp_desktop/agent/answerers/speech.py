@@ -50,7 +50,8 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
     if len(found) > 1:
         # "Is she coughing up mucus?" names a cough and phlegm: the narrower concept ("productive cough")
         # is what is asked; the cough it narrows is not (she has a cough either way).
-        found = [c for c in found if not any(d != c and re.search(rf"(^|\s){re.escape(c)}($|\s)", d) for d in found)]
+        found = [c for c in found if not any(d != c and _same_kind(c, d) and re.search(rf"(^|\s){re.escape(c)}($|\s)", d)
+                                             for d in found)]
     if len(found) > 1:
         # "Does the tightness move up into her jaw?": the concept named as known is the context, the
         # other one is asked about.
@@ -58,6 +59,14 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         if asked and len(asked) < len(found):
             return [c for c in found if c in asked]
     return found
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Two symptoms (a cough, a productive cough), not a symptom and an examination finding."""
+    from harp_desktop.findings.vocab import load
+
+    v = load()
+    return v.get(a).kind == v.get(b).kind
 
 
 def _not_definite(question: str) -> list[str]:
