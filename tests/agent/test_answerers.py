@@ -475,3 +475,28 @@ def test_a_dose_comes_from_the_finding_read_with_the_medicine(consultation, tmp_
             assert "5 mg once a day" in got.answer and got.evidence, (q, got.rationale)
     finally:
         mine.close()
+
+
+def test_prescribed_and_bought_medicines_are_counted_apart(tmp_path):
+    """A medicine named in answer to "anything you buy over the counter?" is bought, not prescribed."""
+    from harp_desktop.api import Library
+    from tests.findings.helpers import make_recording
+
+    lib = Library(tmp_path / "lib")
+    try:
+        turns = [(1.0, 4.0, "SPEAKER_1", "What medicines do you take?"),
+                 (5.0, 9.0, "SPEAKER_2", "Lisinopril ten milligrams and atorvastatin twenty milligrams at night."),
+                 (10.0, 12.0, "SPEAKER_1", "Anything you buy from the chemist?"),
+                 (13.0, 16.0, "SPEAKER_2", "Just some ibuprofen for my back now and then.")]
+        from harp_desktop.findings import service
+
+        rid = make_recording(lib.db, turns, sha="cd" * 32)
+        service.write_analysis(lib.db, rid, service.analyse(lib.db, rid))
+        counts = {q: lib.ask("cd" * 32, q).answer for q in (
+            "How many prescribed medicines does she take?", "How many medicines does she buy over the counter?",
+            "How many medicines does she take, prescribed or bought?")}
+        assert counts == {"How many prescribed medicines does she take?": "2",
+                          "How many medicines does she buy over the counter?": "1",
+                          "How many medicines does she take, prescribed or bought?": "3"}, counts
+    finally:
+        lib.close()

@@ -851,6 +851,23 @@ def counted_kinds(question: str) -> list[str]:
     return [k for k, p in KIND_WORDS.items() if m and p.search(m.group(1))] if m else []
 
 
+PRESCRIBED = re.compile(r"\bprescri\w*|\bon prescription\b|\bfrom (the|his|her) (gp|doctor)\b", re.I)
+BOUGHT = re.compile(r"\b(buy|buys|buying|bought)\b|\bover[- ]the[- ]counter\b|\botc\b|\b(chemist|pharmacy|shop|supermarket)\b",
+                    re.I)
+
+
+def _bought(ctx: AnswerContext, f) -> bool:
+    """A medicine said to be bought, or named in answer to a question about what is bought."""
+    if BOUGHT.search(f.text):
+        return True
+    ids = set(f.segment_ids)
+    turns = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
+    k = next((i for i, s in enumerate(turns) if s["id"] in ids), None)
+    prev = next((p for p in reversed(turns[max(0, (k or 0) - 2):k or 0]) if ctx.label_of(p) != ctx.label_of(turns[k])),
+                None) if k is not None else None
+    return bool(prev and BOUGHT.search(prev["text"]) and prev["start_s"] > turns[k]["start_s"] - 15)
+
+
 def count(ctx: AnswerContext) -> Result:
     """"How many questions does the patient ask?", "on how many occasions does the doctor say X?":
     the subject's turns in the window that carry the thing counted."""
@@ -860,6 +877,13 @@ def count(ctx: AnswerContext) -> Result:
         # "How many medicines does he take?": distinct findings of that kind, not turns.
         found = {f.concept: f for f in sorted(ctx.findings, key=lambda f: f.start_s)
                  if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed",) and f.role != "clinician"}
+        if "medication" in kinds and (PRESCRIBED.search(spec.question) or BOUGHT.search(spec.question)):
+            # "How many prescribed medicines?": not the ones named in answer to "anything you buy?";
+            # "how many over-the-counter ones?": only those.
+            bought = {c for c, f in found.items() if _bought(ctx, f)}
+            keep_bought = bool(BOUGHT.search(spec.question)) and not PRESCRIBED.search(spec.question)
+            if not (BOUGHT.search(spec.question) and PRESCRIBED.search(spec.question)):  # "prescribed or bought": all
+                found = {c: f for c, f in found.items() if (c in bought) == keep_bought}
         cited = [_ev(ctx, f) for f in found.values()]
         if not found:
             return Result("0", f"No {' or '.join(kinds)} of that kind is stated {ctx.window_words()}.", [],
