@@ -395,3 +395,21 @@ def in_sections(start_s: float, end_s: float, sections: list[Section], kind: str
     """Whether the middle of [start_s, end_s] lies in a section of ``kind``."""
     mid = (start_s + end_s) / 2
     return any(s.kind == kind and s.start_s <= mid <= s.end_s for s in sections)
+
+
+RING_GAP_S = 8.0  # a ring this close before a call's first words is where the call starts
+
+
+def rung_in(sections: list[Section], rings: list[tuple[float, float]]) -> list[Section]:
+    """A telephone call starts with its ring (the "telephone" sound events, start and end): a call
+    section whose first words follow a ring within RING_GAP_S starts at the ring, never before the
+    section ahead of it ends."""
+    out = []
+    for i, s in enumerate(sections):
+        if s.kind == "phone_call":
+            floor = sections[i - 1].end_s if i else 0.0
+            near = [a for a, b in rings if floor <= a < s.start_s + 1.0 and s.start_s - b <= RING_GAP_S]
+            if near:
+                s = Section(s.kind, round(min(near), 3), s.end_s, s.confidence)
+        out.append(s)
+    return out

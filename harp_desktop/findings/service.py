@@ -14,7 +14,7 @@ from harp_desktop.findings.edits import apply_edits, rejection_of
 from harp_desktop.findings.edits import matches as edit_fit
 from harp_desktop.findings.model import CATEGORIES, KINDS, ROLES, STATUSES, Finding, Section, Turn
 from harp_desktop.findings.roles import RoleGuess, assign_roles
-from harp_desktop.findings.sections import clinical_sections, find_sections, phone_band
+from harp_desktop.findings.sections import clinical_sections, find_sections, phone_band, rung_in
 from harp_desktop.store.db import LibraryDB
 
 Extractor = Callable[[list[Turn]], list[Finding]]
@@ -88,7 +88,8 @@ def analyse(db: LibraryDB, rid: int, audio: np.ndarray | None = None, extractor:
             ) -> Analysis:
     segs = _segments(db, rid)
     phone = (lambda s: phone_band(audio, s["start_s"], s["end_s"])) if audio is not None else None
-    sections = find_sections(segs, phone)
+    sections = rung_in(find_sections(segs, phone),
+                       [(t["start_s"], t["end_s"]) for t in db.tags(rid, "event") if t["label"] == "telephone"])
     calls = [s for s in clinical_sections(sections, segs) if s.kind == "phone_call"]
     roles = assign_roles(segs, sections, store.manual_roles(db, rid), calls)
     extractor = extractor or load_extractor()

@@ -295,3 +295,14 @@ def test_the_letter_starts_after_the_patient_last_speaks_not_with_the_plan():
     found = find_sections(knee_consultation(0.0) + plan + dictation(80.0))
     assert kinds(found) == ["consultation", "dictation"]
     assert found[0].end_s >= 72.0 and 78.0 <= found[1].start_s <= 80.0
+
+
+def test_a_call_starts_with_its_ring():
+    from harp_desktop.findings.model import Section
+    from harp_desktop.findings.sections import rung_in
+
+    secs = [Section("consultation", 10.0, 500.0), Section("phone_call", 563.0, 630.0)]
+    got = rung_in(secs, [(556.0, 561.0)])
+    assert got[1].start_s == 556.0 and got[0] == secs[0]
+    assert rung_in(secs, [(520.0, 530.0)])[1].start_s == 563.0  # a ring half a minute before is another matter
+    assert rung_in(secs, [(450.0, 455.0)])[1].start_s == 563.0  # never into the section ahead

@@ -559,11 +559,20 @@ def when(ctx: AnswerContext) -> Result:
     if spec.section and BOUNDARY.search(spec.question) and len(_beyond_section(spec)) <= 1:
         # "When does the consultation start?": the section's own edge.
         a, b = ctx.windows[0][0], ctx.windows[-1][1]
-        t = b if re.search(r"\b(end|ends|ended|finish|finishes|over)\b", spec.question, re.I) else a
+        ends = bool(re.search(r"\b(end|ends|ended|finish|finishes|over)\b", spec.question, re.I))
+        t = b if ends else a
         segs = [s for s in ctx.segments if s["text"].strip() and a <= (s["start_s"] + s["end_s"]) / 2 <= b]
         seg = (segs[-1] if t == b else segs[0]) if segs else None
         cited = [ctx.evidence(seg, "time")] if seg else []
         t = (seg["end_s"] if t == b else seg["start_s"]) if seg else t
+        if spec.section == "phone_call" and not ends and seg is not None:
+            from harp_desktop.agent.answerers.sounds import events
+
+            ring = [e for e in events(ctx, "telephone") if a - 1.0 <= e.start_s < seg["start_s"]]
+            if ring:  # a call starts with its ring, before anyone speaks
+                return Result(format_clock(ring[0].start_s), f"The phone call runs {format_clock(a)}-{format_clock(b)}: "
+                              f"the phone rings at {span(ring[0])}, the first words at {span(cited[0])}.",
+                              [ring[0]] + cited, {"kind": "time"})
         return Result(format_clock(t), f"The {spec.section.replace('_', ' ')} runs {format_clock(a)}-{format_clock(b)}"
                       + (f"; its {'last' if t == b else 'first'} words are at {span(cited[0])}." if cited else "."),
                       cited, {"kind": "time"})
