@@ -176,7 +176,10 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
                 # inhaler?" "Most days", "Any problems taking the metformin?" "I forget the evening one":
                 # a concept the clinician names as known, first named here, is there unless the answer
                 # says it has gone. Named before, it keeps what was said of it then.
-                st = "historical" if _says_over(a) else "affirmed"
+                st = "historical" if _says_over(a) else (
+                    # "What about the chest pain?" "None": a No to a wh-question is about the concept; to a
+                    # yes/no question about a property ("does the tightness spread?") it is about the property.
+                    "negated" if pol == "negated" and (open_q or not _asks_property(s, m)) else "affirmed")
                 f = _emit(vocab, m.concept.term, st, a, [a.sentences[0]], u, m, question=s)
                 paired[len(paired) + 10**9] = f
                 continue

@@ -153,6 +153,10 @@ def test_a_concept_named_as_known_is_there_unless_the_answer_says_it_went(pairs,
     assert (concept, want) in run(*pairs)
 
 
+def test_a_no_to_a_wh_question_about_a_named_concept_denies_it():
+    assert ("chest pain", "negated") in run((C, "What about the chest pain, any of that?"), (P, "No, none of that."))
+
+
 def test_a_patient_asking_about_a_named_medicine_is_not_presupposed():
     assert not any(c == "omeprazole" for c, _ in run((P, "How long do I take the omeprazole for?"),
                                                        (C, "Let's see how you get on.")))
