@@ -321,7 +321,7 @@ CASES: list[Case] = [
     Case("newer-library", "library", "a library written by a newer version (schema 99)", _newer_library,
          needle="newer HARP Desktop"),
     Case("checksum-mismatch", "models", "a model file with one byte changed (same size)", _checksum_mismatch,
-         needle="fails its checksum", keeps="decode,events"),
+         needle="fails its checksum", keeps="decode,events,sounds"),
     # -- asking -------------------------------------------------------------------------------
     Case("empty-question", "ask", "a question of spaces and control characters",
          lambda e: ask(e, "  \t\x00\x1b  "), needle="the question is empty"),
