@@ -3,7 +3,7 @@ align calls (process CPU seconds, all threads; wall seconds lie when other jobs 
 
     .venv/bin/python benchmarks/asr_profile.py LIBRARY [--asr base] [--threads 2]
 
-LIBRARY: a library that indexed one recording (its VAD regions and decoded audio are read; nothing is written).
+LIBRARY: a library that indexed the recording (--recording ID if not its first; its VAD regions and decoded audio are read; nothing is written).
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ def main() -> None:
     ap.add_argument("--chunk-s", type=float, default=None, help="speech per chunk (IndexOptions.asr_chunk_s)")
     ap.add_argument("--no-repair", action="store_true", help="skip the repair pass (what it costs and gives)")
     ap.add_argument("--repair-min", type=float, help="asr.REPAIR_MIN_S for this run (shortest hole re-decoded)")
+    ap.add_argument("--recording", type=int, help="the recording's id in LIBRARY (default: the first)")
     ap.add_argument("--windows", action="store_true",
                     help="the main pass's Whisper windows per chunk, and the words each later window gave")
     args = ap.parse_args()
@@ -81,7 +82,8 @@ def main() -> None:
     from harp_desktop.types import Region
 
     db = sqlite3.connect(args.library / "library.sqlite")
-    rid, sha = db.execute("SELECT id, sha256 FROM recordings").fetchone()
+    rid, sha = db.execute("SELECT id, sha256 FROM recordings WHERE ? IS NULL OR id = ? ORDER BY id",
+                          [args.recording, args.recording]).fetchone()
     regions = [Region(a, b) for a, b in db.execute(
         "SELECT start_s, end_s FROM speech_regions WHERE recording_id = ? ORDER BY idx", [rid])]
     audio = open_cache(args.library / "audio" / f"{sha}.f32")
