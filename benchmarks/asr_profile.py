@@ -69,7 +69,7 @@ def main() -> None:
     ap.add_argument("--asr", default="base")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--truth", type=Path, help="a truth file: also the WER of these words (dev_eval.py's rule)")
-    ap.add_argument("--chunk-s", type=float, default=None, help="speech per chunk (IndexOptions.asr_chunk_s)")
+    ap.add_argument("--chunk-s", type=float, default=None, help="joined audio per chunk (IndexOptions.asr_chunk_s)")
     ap.add_argument("--no-repair", action="store_true", help="skip the repair pass (what it costs and gives)")
     ap.add_argument("--repair-min", type=float, help="asr.REPAIR_MIN_S for this run (shortest hole re-decoded)")
     ap.add_argument("--recording", type=int, help="the recording's id in LIBRARY (default: the first)")
@@ -145,7 +145,7 @@ def main() -> None:
         tr.model.transcribe, asr.recording_states = transcribe, states
     c0, t0, lang, all_words = time.process_time(), time.perf_counter(), None, []
     chunks = asr.plan_chunks(regions, args.chunk_s or o.asr_chunk_s)
-    print(f"{len(chunks)} chunks of <= {args.chunk_s or o.asr_chunk_s:g} s speech")
+    print(f"{len(chunks)} chunks of <= {args.chunk_s or o.asr_chunk_s:g} s joined audio")
     for chunk in chunks:
         w, lang = tr.transcribe_chunk(audio, chunk, lang)
         all_words += w
