@@ -36,7 +36,7 @@ def main() -> None:
     ap.add_argument("truth")
     ap.add_argument("--library")
     ap.add_argument("--asr", default="base")
-    ap.add_argument("--chunk-s", type=float, help="IndexOptions.asr_chunk_s (speech per ASR chunk) for this run")
+    ap.add_argument("--chunk-s", type=float, help="IndexOptions.asr_chunk_s (joined audio per ASR chunk) for this run")
     args = ap.parse_args()
     from harp_desktop.api import IndexOptions, Library
 
@@ -71,7 +71,7 @@ def main() -> None:
     false = [f for f in found if not any(f["start_s"] < c["end_s"] + 0.25 and f["end_s"] > c["start_s"] - 0.25
                                          for c in coughs)]
     print(f"recording            {Path(args.audio).name} ({res.duration_s / 60:.1f} min), ASR {args.asr}, "
-          f"chunks of {opts.asr_chunk_s:g} s speech; asr stage {res.seconds.get('asr', 0):.1f} s, "
+          f"chunks of <= {opts.asr_chunk_s:g} s joined audio; asr stage {res.seconds.get('asr', 0):.1f} s, "
           f"{res.cpu_seconds.get('asr', 0):.1f} CPU-s")
     print(f"WER on text spans    {errors / max(ref_words, 1):.3f}  ({errors} errors / {ref_words} words, {len(spans)} spans)")
     print(f"speakers found       {len(data['speakers'])}  (truth: {len(truth_speakers)})")

@@ -137,7 +137,7 @@ def main() -> int:
         lv = None if args.skip_live else live(tmp, args.live_s, options)
         lg = None if args.skip_long else stop_to_indexed(tmp, args.long_min, options, args.cold)
     load1 = os.getloadavg()
-    print(f"record_bench (ASR {args.asr}, chunks of {options.asr_chunk_s:g} s speech, 2 threads; load average {load0[0]:.1f} at start, {load1[0]:.1f} at end, "
+    print(f"record_bench (ASR {args.asr}, chunks of <= {options.asr_chunk_s:g} s joined audio, 2 threads; load average {load0[0]:.1f} at start, {load1[0]:.1f} at end, "
           f"{os.cpu_count()} cores)")
     print(f"{'measure':44} {'value':>10} {'target':>10}")
     rows = [] if lv is None else [("live: median sentence -> text delay (s)", f"{lv['median_delay_s']:.1f}", "<= 10"),

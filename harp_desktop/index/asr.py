@@ -1,7 +1,7 @@
 """Transcription: faster-whisper (int8) with word timestamps, one pass over speech.
 
-Speech regions are grouped into chunks of a few minutes; each chunk's regions are
-concatenated (with short silences between them) and transcribed once. Chunks are the
+Speech regions are grouped into chunks of at most one Whisper window (30 s) of joined audio; each chunk's
+regions are concatenated (with short silences between them) and transcribed once. Chunks are the
 unit of resume: the pipeline commits each chunk's words as it finishes.
 """
 
@@ -14,14 +14,18 @@ from pathlib import Path
 import numpy as np
 
 from harp_desktop.audio.decode import SAMPLE_RATE
-from harp_desktop.index.asr_states import CapturingWhisper, recording_states
+from harp_desktop.index.asr_states import CapturingWhisper, TailSkipped, recording_states
 from harp_desktop.index.whisper_enc import EncoderStates
 from harp_desktop.types import Region, Word
 
-CHUNK_SPEECH_S = 30.0  # IndexOptions.asr_chunk_s is the one the stage uses
+# A chunk is at most this much joined audio (its speech and the synthetic gaps between spans): one Whisper window
+# (stop 27). It was 30 s of speech, whose joined audio (30 s + the gaps) always overflowed into a second, mostly
+# padded window. IndexOptions.asr_chunk_s is the one the stage uses.
+CHUNK_S = 30.0
+WINDOW_S = 30.0  # Whisper's decoding window
 GAP_S = 0.8  # silence inserted between spans so words do not run together across a pause
-JOIN_S = 1.0
-TAIL_GAP = False  # regions closer than this are transcribed with the real audio between them
+JOIN_S = 1.0  # regions closer than this are transcribed with the real audio between them
+TAIL_GAP = False
 # Whisper sometimes skips a stretch of speech when it seeks across a 30 s window boundary
 # (seen on dev: a whole patient answer lost). Speech it left without words for this long is
 # transcribed again on its own (one padded 30 s window per hole). 2 s, not 1 s (issue 18): with the
@@ -29,6 +33,11 @@ TAIL_GAP = False  # regions closer than this are transcribed with the real audio
 # between them ("1881", not in the truth's spelling), every hole that gave words was >= 2.06 s, and the
 # short holes cost a 30 s encode each (25-36 % of the stage's CPU; docs/decisions.md).
 REPAIR_MIN_S = 2.0
+# A chunk's last window holding less audio than this is not decoded (asr_states.CapturingWhisper.tail_frames):
+# it is what is left after the last word Whisper gave, a region's padding (stop 27: on dev 12 of 17 chunks ended
+# with such a window, 0.28-1.26 s, and on bank_rec_01 14 of 22, 0.19-0.54 s: none gave a word; the shortest last
+# window that did was 1.52 s, two words). 0: every window is decoded.
+TAIL_SKIP_S = 1.0
 REPAIR_PAD_S = 0.3
 # A repair clip is decoded greedily once, without Whisper's temperature fallback: the clips the
 # fallback re-decoded (up to 6 times, to T=1.0) were the ones the strict filter drops anyway, and
@@ -41,6 +50,8 @@ REPAIR_TEMPERATURE = 0.0
 REPAIR_LENIENT_S = 5.0
 THOROUGH_BEAM = 5
 REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}:lenient{REPAIR_LENIENT_S}:b{THOROUGH_BEAM}"
+# In the asr stage key: asr_chunk_s counts joined audio (not speech), and short last windows are skipped.
+PLAN = f"plan-joined:tail{TAIL_SKIP_S}"
 
 
 @dataclass(frozen=True)
@@ -51,17 +62,43 @@ class AsrOptions:
 
 
 
-def plan_chunks(regions: list[Region], max_speech_s: float = CHUNK_SPEECH_S) -> list[list[Region]]:
-    """Group consecutive regions so each chunk holds at most ``max_speech_s`` of speech."""
+def spans_of(chunk: list[Region]) -> list[Region]:
+    """The stretches of a chunk Whisper hears joined: regions closer than JOIN_S are one span with their real pause."""
+    spans: list[Region] = []
+    for r in chunk:
+        if spans and r.start_s - spans[-1].end_s < JOIN_S:
+            spans[-1] = Region(spans[-1].start_s, r.end_s)
+        else:
+            spans.append(r)
+    return spans
+
+
+def _span_samples(r: Region) -> int:
+    return int(r.end_s * SAMPLE_RATE) - int(r.start_s * SAMPLE_RATE)  # join()'s slice of the recording
+
+
+def joined_s(chunk: list[Region]) -> float:
+    """Seconds of the audio ``join`` builds for ``chunk`` (its spans and the synthetic gaps between them), from the
+    regions alone. Recordings are sliced at whole samples, so this is exact (a slice cut short at the recording's
+    end only makes it shorter)."""
+    spans = spans_of(chunk)
+    gap = int(GAP_S * SAMPLE_RATE)
+    n = sum(_span_samples(r) for r in spans) + gap * (max(0, len(spans) - 1) + (1 if TAIL_GAP and spans else 0))
+    return n / SAMPLE_RATE
+
+
+def plan_chunks(regions: list[Region], max_joined_s: float = CHUNK_S) -> list[list[Region]]:
+    """Group consecutive regions so each chunk's joined audio (``joined_s``: speech plus the synthetic gaps) is at
+    most ``max_joined_s``: with Whisper's 30 s, one decoding window per chunk (a region longer than that is a chunk
+    of its own). Greedy from the first region, so a chunk depends only on its own regions and the ones before it
+    (the recording worker plans on a growing prefix and must find the same chunks)."""
     chunks: list[list[Region]] = []
     current: list[Region] = []
-    total = 0.0
     for r in regions:
-        if current and total + r.duration_s > max_speech_s:
+        if current and joined_s(current + [r]) > max_joined_s:
             chunks.append(current)
-            current, total = [], 0.0
+            current = []
         current.append(r)
-        total += r.duration_s
     if current:
         chunks.append(current)
     return chunks
@@ -75,12 +112,7 @@ def join(audio: np.ndarray, chunk: list[Region]) -> tuple[np.ndarray, list[tuple
     pos = 0.0
     # Every synthetic gap costs decoding time, so near-contiguous regions are joined
     # with their own (short) pause; only real pauses get a synthetic gap.
-    spans: list[Region] = []
-    for r in chunk:
-        if spans and r.start_s - spans[-1].end_s < JOIN_S:
-            spans[-1] = Region(spans[-1].start_s, r.end_s)
-        else:
-            spans.append(r)
+    spans = spans_of(chunk)
     for i, r in enumerate(spans):
         seg = np.asarray(audio[int(r.start_s * SAMPLE_RATE) : int(r.end_s * SAMPLE_RATE)], dtype=np.float32)
         offsets.append((pos, pos + len(seg) / SAMPLE_RATE, r.start_s))
@@ -117,11 +149,13 @@ class Transcriber:
     def _chunk(self, audio: np.ndarray, chunk: list[Region], language: str | None) -> tuple[list[Word], str]:
         joined, offsets, spans = join(audio, chunk)
         self.model.windows = []
+        self.model.tail_frames = round(TAIL_SKIP_S * 100)
         try:
             words, lang = self._words(joined, offsets, language or self.options.language)
             self.states = recording_states(self.model.windows, offsets)
         finally:
             self.model.windows = None
+            self.model.tail_frames = 0
         for a, b in uncovered(spans, words, REPAIR_MIN_S):
             pa = max(0.0, a - REPAIR_PAD_S)
             clip = np.asarray(audio[int(pa * SAMPLE_RATE) : int((b + REPAIR_PAD_S) * SAMPLE_RATE)], dtype=np.float32)
@@ -152,7 +186,7 @@ class Transcriber:
             hotwords=None if thorough else self.options.hotwords,
         )
         words = []
-        for s in segments:
+        for s in _until_tail(segments):
             # A repair clip is short and may hold only a breath or a cough: keep confident speech only,
             # so the pass cannot add Whisper's stock hallucinations ("Thank you.").
             if strict and (s.no_speech_prob > 0.6 or s.avg_logprob < -1.0):
@@ -163,6 +197,14 @@ class Transcriber:
                 start, end = _to_recording_time(w.start, offsets), _to_recording_time(w.end, offsets, is_end=True)
                 words.append(Word(round(start, 3), round(max(end, start), 3), w.word, round(float(w.probability), 3)))
         return words, info.language
+
+
+def _until_tail(segments):
+    """faster-whisper's segments, ending quietly where CapturingWhisper skipped a chunk's short last window."""
+    try:
+        yield from segments
+    except TailSkipped:
+        return
 
 
 def uncovered(spans: list[Region], words: list[Word], min_s: float) -> list[tuple[float, float]]:

@@ -24,8 +24,9 @@ class IndexOptions:
     beam_size: int = 1
     language: str | None = None
     cpu_threads: int = 2
-    # Speech per ASR chunk: the unit of resume after a crash, and of the work a recording does ahead (issue 20:
-    # at Stop at most one chunk is left). 30 s, not 240 s: dev WER 0.092 -> 0.090 (docs/decisions.md).
+    # Joined audio per ASR chunk (its speech and the 0.8 s gaps between spans, asr.plan_chunks): the unit of resume
+    # after a crash, and of the work a recording does ahead (issue 20: at Stop at most one chunk is left). 30 s, one
+    # Whisper window (stop 27; it was 30 s of speech, two windows per chunk; 240 s before issue 20).
     asr_chunk_s: float = 30.0
     # Whisper hotwords: a clinical vocabulary (drug names, symptoms) it would otherwise misspell.
     hotwords: str | None = field(default_factory=lambda: _default_hotwords())

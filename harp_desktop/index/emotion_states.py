@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from harp_desktop.index.asr_states import STATES_PROFILE, chunk_states, recording_states
+from harp_desktop.index.asr_states import STATES_PROFILE, ChunkStates, chunk_states, recording_states
 from harp_desktop.index.whisper_enc import SR, EncoderStates, encode, windows
 
 
@@ -33,8 +33,9 @@ def encode_joined(whisper, joined, offsets: list[tuple[float, float, float]]) ->
     return recording_states(wins, offsets)
 
 
-def asr_states(ctx) -> EncoderStates:
-    """The recording's ASR-pass encoder states (recording time): kept by the asr stage, else encoded here."""
+def asr_states(ctx) -> EncoderStates | ChunkStates:
+    """The recording's ASR-pass encoder states (recording time): kept by the asr stage (read chunk by chunk), else
+    encoded here."""
     import numpy as np
 
     from harp_desktop.index.asr import join, plan_chunks

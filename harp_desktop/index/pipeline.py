@@ -26,7 +26,7 @@ from harp_desktop.audio.decode import (
 )
 from harp_desktop.findings import stage as findings_stage
 from harp_desktop.index import stages, stages_embed
-from harp_desktop.index.asr import GAP_S, JOIN_S, REPAIR, TAIL_GAP
+from harp_desktop.index.asr import GAP_S, JOIN_S, PLAN, REPAIR, TAIL_GAP
 from harp_desktop.index.context import Cancelled, IndexOptions, ModelCache, Progress, StageContext
 from harp_desktop.index.diarise import VERSION as DIARISE_VERSION
 from harp_desktop.index.vad import RESCUE_LOGIT, RESCUE_MIN_CELLS, VAD_OPTIONS
@@ -55,7 +55,7 @@ STAGES: list[StageSpec] = [
     StageSpec("asr", ("vad",), 0.62, stages.run_asr,
               lambda o: f"{weights.fingerprint(stages.asr_model_key(o))}:beam{o.beam_size}:{o.language}:{o.asr_chunk_s}:"
                         f"{hashlib.sha256((o.hotwords or '').encode()).hexdigest()[:8]}:gap{GAP_S}:join{JOIN_S}:{REPAIR}"
-                        f"{'' if TAIL_GAP else ':notail'}"),
+                        f"{'' if TAIL_GAP else ':notail'}:{PLAN}"),
     StageSpec("speakers", ("vad",), 0.08, stages.run_speakers,
               lambda o: f"{weights.fingerprint('speaker')}:{weights.fingerprint('speaker-campplus')}:"
                         f"w{stages.SPEAKER_WINDOW_S}:h{stages.SPEAKER_HOP_S}:{DIARISE_VERSION}"),

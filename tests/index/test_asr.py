@@ -3,17 +3,70 @@ import pytest
 
 from harp_desktop import weights
 from harp_desktop.audio.decode import load_clip
-from harp_desktop.index.asr import GAP_S, AsrOptions, Transcriber, _to_recording_time, plan_chunks, uncovered
+from harp_desktop.index.asr import (
+    CHUNK_S,
+    GAP_S,
+    WINDOW_S,
+    AsrOptions,
+    Transcriber,
+    _to_recording_time,
+    join,
+    joined_s,
+    plan_chunks,
+    spans_of,
+    uncovered,
+)
 from harp_desktop.types import Region, Word
 from tests.conftest import DATA
 
 
-def test_plan_chunks_bounds_speech_per_chunk():
+def test_plan_chunks_bounds_joined_audio_per_chunk():
     regions = [Region(i * 10.0, i * 10.0 + 8.0) for i in range(10)]
-    chunks = plan_chunks(regions, max_speech_s=20.0)
+    chunks = plan_chunks(regions, max_joined_s=20.0)  # two regions: 8 + 0.8 gap + 8 s
     assert [len(c) for c in chunks] == [2, 2, 2, 2, 2]
     assert [r for c in chunks for r in c] == regions
     assert plan_chunks([]) == []
+    # 30 s of speech used to be one chunk: with the gaps it overflowed Whisper's window. Now 3 + 0.8 + 3 ... <= 10 s.
+    short = [Region(i * 5.0, i * 5.0 + 3.0) for i in range(10)]
+    assert [len(c) for c in plan_chunks(short, 10.0)] == [2, 2, 2, 2, 2]
+
+
+def _regions(seed: int, n: int = 300) -> list[Region]:
+    rng = np.random.default_rng(seed)
+    out, t = [], 0.3
+    for _ in range(n):
+        t += float(rng.choice([0.2, 0.6, 1.5, 4.0]) * rng.uniform(0.5, 1.5))  # some pauses shorter than JOIN_S
+        d = float(rng.choice([0.4, 2.0, 6.0, 14.0, 35.0], p=[0.3, 0.3, 0.25, 0.13, 0.02]) * rng.uniform(0.6, 1.2))
+        out.append(Region(round(t, 3), round(t + d, 3)))
+        t += d
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_planned_chunk_fits_one_whisper_window(seed):
+    """Stop 27: a chunk's joined audio (speech + the synthetic gaps) is at most one 30 s window, unless it is a single
+    region longer than that; ``joined_s`` (from the regions only) is the length ``join`` builds."""
+    regions = _regions(seed)
+    audio = np.zeros(int((regions[-1].end_s + 1) * 16000), np.float32)
+    chunks = plan_chunks(regions, CHUNK_S)
+    assert [r for c in chunks for r in c] == regions
+    for i, c in enumerate(chunks):
+        joined, offsets, _ = join(audio, c)
+        assert joined_s(c) == len(joined) / 16000
+        assert len(joined) <= WINDOW_S * 16000 or (len(spans_of(c)) == 1 and c[0].duration_s > WINDOW_S - 1), i
+        if i + 1 < len(chunks):  # greedy: the next region would not have fitted
+            assert joined_s(c + chunks[i + 1][:1]) > CHUNK_S
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_chunk_plan_depends_only_on_the_regions_before(seed):
+    """The recording worker plans on a growing prefix of the regions and computes every chunk but the last: those
+    must be the chunks of the finished file's plan."""
+    regions = _regions(seed, 120)
+    whole = plan_chunks(regions, CHUNK_S)
+    for k in range(1, len(regions) + 1):
+        part = plan_chunks(regions[:k], CHUNK_S)
+        assert part[:-1] == whole[: len(part) - 1]
 
 
 def test_times_map_back_through_gaps():
@@ -136,3 +189,49 @@ def test_a_long_hole_keeps_what_whisper_keeps_a_short_one_only_confident_speech(
     strict, _ = tr._words(clip, [(0.0, 8.0, 100.0)], "en", strict=True, repair=True)
     assert [w.text for w in lenient] == [" amlodipine"] and strict == []  # the repetition loop is dropped in both
     assert REPAIR_LENIENT_S > 2.0  # a breath or a cough's hole stays strict
+
+
+def test_a_chunks_short_last_window_is_not_decoded(clips):
+    """Stop 27: after a chunk's last word faster-whisper decodes what is left (a region's padding, ~0.3 s) in one more
+    zero-padded 30 s window; a last window shorter than TAIL_SKIP_S is skipped, an earlier or longer one is not."""
+    from harp_desktop.index.asr import TAIL_SKIP_S
+    from harp_desktop.index.asr_states import TailSkipped
+
+    tr = Transcriber(weights.model_path("asr-tiny.en"), AsrOptions())
+    model = tr.model
+    feats = np.zeros((80, 3000), np.float32)
+
+    def generate_segments(seek, segment_size, content_frames):  # the locals faster-whisper's loop has
+        return model.encode(feats)
+
+    model.tail_frames = round(TAIL_SKIP_S * 100)
+    assert TAIL_SKIP_S >= 0.5
+    with pytest.raises(TailSkipped):
+        generate_segments(2950, 40, 2990)  # a 0.4 s rest after the last word, at the end of the audio
+    generate_segments(0, 40, 40)  # a chunk of 0.4 s: its first window is decoded
+    generate_segments(2950, 3000, 6000)  # not the last window
+    generate_segments(2950, round(TAIL_SKIP_S * 100) + 1, 2951 + round(TAIL_SKIP_S * 100))
+    model.tail_frames = 0
+    generate_segments(2950, 40, 2990)
+    # A real chunk: words as before, and no short last window among those decoded.
+    audio = load_clip(DATA / "speech_two_speakers.flac")
+    items = clips["clips"]["speech_two_speakers"]["items"]
+    regions = [Region(it["start_s"] - 0.1, it["end_s"] + 0.3) for it in items]
+    seen = []
+    from harp_desktop.index import asr
+
+    real = asr.recording_states
+
+    def spy(windows, offsets):
+        seen.extend((seek, size) for seek, size, _ in windows)
+        return real(windows, offsets)
+
+    import unittest.mock as mock
+
+    with mock.patch.object(asr, "recording_states", spy):
+        words, _ = tr.transcribe_chunk(audio, regions)
+    joined, _, _ = join(audio, regions)
+    content = len(joined) // 160
+    assert seen and seen[0][0] == 0
+    assert not any(seek > 0 and seek + size >= content and size < TAIL_SKIP_S * 100 for seek, size in seen)
+    assert "chest pain" in "".join(w.text for w in words).lower()

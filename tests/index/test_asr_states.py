@@ -73,3 +73,46 @@ def test_emotion_stage_reads_the_states_the_asr_stage_kept(tmp_path, monkeypatch
         assert states.shape == (len(times), 512) and states.dtype == np.float16
         probs, meta = lib.db.get_array(res.recording_id, "emotion_probs")
         assert len(meta["segment_ids"]) >= 1 and np.allclose(probs.sum(1), 1.0, atol=1e-4)
+
+
+class _Arrays:
+    """The two LibraryDB calls chunk_states makes, in memory."""
+
+    def __init__(self) -> None:
+        self.arrays: dict = {}
+        self.db = self
+        self.reads: list[str] = []
+
+    def put_array(self, rid, name, arr, meta=None) -> None:  # noqa: ANN001
+        self.arrays[name] = np.asarray(arr)
+
+    def get_array(self, rid, name):  # noqa: ANN001, ANN201
+        self.reads.append(name)
+        return (self.arrays[name], {}) if name in self.arrays else None
+
+    def query(self, sql, params):  # noqa: ANN001, ANN201
+        return [{"name": n} for n in self.arrays]
+
+
+def test_emotion_pools_chunk_by_chunk_with_the_same_numbers():
+    """Stop 27: the emotion stage reads the kept states one chunk at a time (peak RSS at 60 minutes) and pools exactly
+    what the whole recording's states concatenated gave."""
+    from harp_desktop.index.asr_states import ChunkStates, chunk_states, put_chunk_states
+    from harp_desktop.index.whisper_enc import EncoderStates
+
+    rng = np.random.default_rng(27)
+    db, parts, t = _Arrays(), [], 0.0
+    for k, n in enumerate([700, 0, 1500, 30, 1200]):  # a chunk without captured windows adds nothing
+        times = t + np.sort(rng.uniform(0, n * 0.02, n))
+        t = (times[-1] if n else t) + 5.0
+        st = EncoderStates(rng.normal(size=(n, 16)).astype(np.float16), times)
+        put_chunk_states(db, 1, k, st)
+        parts.append(st)
+    whole = EncoderStates(np.concatenate([p.states for p in parts]), np.concatenate([p.times for p in parts]))
+    lazy = chunk_states(db, 1, 5)
+    assert isinstance(lazy, ChunkStates)
+    spans = [(float(a), float(a) + float(d)) for a, d in zip(rng.uniform(-5, t + 5, 300), rng.choice([0.01, 1, 3, 40], 300), strict=True)]
+    for a, b in spans + [(whole.times[0], whole.times[-1]), (13.99, 14.0)]:
+        assert np.array_equal(lazy.pool(a, b), whole.pool(a, b)), (a, b)
+        assert len(lazy._open) <= ChunkStates.CACHED
+    assert chunk_states(db, 1, 6) is None  # a chunk without stored states: the emotion stage encodes instead
