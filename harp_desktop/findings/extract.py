@@ -147,8 +147,10 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
     """Question-answer pairs. Keys (utterance, sentence, start) of answer mentions map to the
     question utterance (so the mention's finding spans both); ints map to ready findings."""
     paired: dict = {}
+    seen: set[str] = set()  # concepts named before the question (grown as the loop goes)
     for k, u in enumerate(utts[:-1]):
-        seen = {x.concept.term for v in utts[:k] for t in v.sentences for x in t.matches}
+        if k:
+            seen.update(x.concept.term for t in utts[k - 1].sentences for x in t.matches)
         block = u.trailing_questions()
         a = utts[k + 1]
         if not block or a.speaker == u.speaker or not a.sentences:

@@ -243,7 +243,8 @@ class Vocabulary:
         if len(word) < 6:
             return None
         code = phonetic(word)
-        best = max(((fuzz.ratio(word, n), n) for n in self._names if phonetic(n)[:3] == code[:3]), default=(0, ""))
+        best = max(((fuzz.ratio(word, n), n) for c, names in self.drug_codes.items() if c[:3] == code[:3] for n in names),
+                   default=(0, ""))
         return (self.drug_names[best[1]], "phonetic") if best[0] >= 60 else None
 
     def _drug(self, piece: list[str]) -> tuple[Concept, str] | None:

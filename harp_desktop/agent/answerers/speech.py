@@ -271,8 +271,7 @@ def exists(ctx: AnswerContext) -> Result:
     if not hits and concepts and MENTION.search(spec.question):
         # "Does anyone mention vomiting?" where no statement of it was read (a question the answer to
         # which ASR garbled): whether its words were said at all.
-        named = [ctx.evidence(x, "keyword") for x in ctx.segments if x["text"].strip()
-                 and ctx.in_window(x["start_s"], x["end_s"]) and support.names_concepts(x["text"], concepts)][:4]
+        named = _naming(ctx, concepts, None)
         if named:  # the concept's own words, not just any of the question's words ("her hands")
             return Result("Yes", f"Yes — mentioned {ctx.window_words()}: " + "; ".join(
                 f"\"{e.text.strip()[:120]}\" {span(e)}" for e in named[:3]) + ".", named,
@@ -469,6 +468,13 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
     return Result("No", f"No — {said_}.", cited, claim)
 
 
+def _naming(ctx: AnswerContext, concepts: list[str], who: set[str] | None) -> list[Evidence]:
+    """Up to four turns in the window (of ``who``) whose words name one of ``concepts``."""
+    return [ctx.evidence(x, "keyword") for x in ctx.segments
+            if x["text"].strip() and ctx.in_window(x["start_s"], x["end_s"])
+            and (who is None or ctx.label_of(x) in who) and support.names_concepts(x["text"], concepts)][:4]
+
+
 def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
     """"Did the doctor mention antibiotics?": whether the words (or the concept) were said, whatever their status."""
     spec = ctx.spec
@@ -478,9 +484,7 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
                                                           if s["id"] in set(f.segment_ids)))]
     cited = [_ev(ctx, f) for f in found[:4]]
     if not cited and concepts:  # named in words the vocabulary knows ("never smoker" names smoking), whatever the status
-        cited = [ctx.evidence(x, "keyword") for x in ctx.segments
-                 if x["text"].strip() and ctx.in_window(x["start_s"], x["end_s"])
-                 and (who is None or ctx.label_of(x) in who) and support.names_concepts(x["text"], concepts)][:4]
+        cited = _naming(ctx, concepts, who)
     if not cited:
         cited = _term_hits(ctx, spec.terms, who)[:4]
     claim = {"kind": "speech", "terms": spec.terms, "concepts": concepts}
