@@ -96,6 +96,12 @@ def main(argv: list[str] | None = None) -> int:
 
     QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
     app = QApplication.instance() or QApplication([sys.argv[0]])
+    # Cyclic garbage is collected on this (the GUI) thread only, by pyqtgraph's timer: collected on a worker
+    # thread (an export, an index), a dead widget's Qt destructor deadlocks against the GUI thread (seen in CI: a
+    # menu freed by the collector while a PDF report was being drawn).
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+
+    collector = GarbageCollector(interval=1.0)  # noqa: F841 (kept alive with the event loop)
     app.setApplicationName("HARP Desktop")
     app.setOrganizationName("HARP")
     app.setDesktopFileName("harp-desktop")

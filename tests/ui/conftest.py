@@ -7,11 +7,13 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import gc  # noqa: E402
 import shutil  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from pyqtgraph.util.garbage_collector import GarbageCollector  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 
 from harp_desktop.api import IndexOptions, Library  # noqa: E402
@@ -57,6 +59,18 @@ class FakeSD:
         pass
 
     OutputStream = FakeStream
+
+
+@pytest.fixture(autouse=True)
+def gc_on_gui_thread(qapp):
+    """As the app does (ui/app.py): cyclic garbage collected on the GUI thread only while a GUI test runs, so a
+    worker thread never frees an earlier test's widgets (a Qt destructor then deadlocks against this thread);
+    afterwards the collector is back on and one collection here clears what the test left."""
+    collector = GarbageCollector(interval=0.5)
+    yield
+    collector.timer.stop()
+    gc.enable()
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
