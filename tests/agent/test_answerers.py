@@ -500,3 +500,13 @@ def test_prescribed_and_bought_medicines_are_counted_apart(tmp_path):
                           "How many medicines does she take, prescribed or bought?": "3"}, counts
     finally:
         lib.close()
+
+
+def test_a_symptom_of_someone_else_is_not_the_subjects(consultation):
+    """The clinician naming the patient's symptom ("the tightness is from the coughing") does not give the
+    clinician that symptom; the patient's statement is cited as why the answer is No."""
+    lib, res = consultation
+    tight = lib.ask(res.sha256, "Does the doctor have chest tightness?")
+    assert tight.answer == "No" and "someone other than" in tight.rationale, tight.rationale
+    assert any(e.start_s < 20 for e in tight.evidence), tight.evidence  # "I have had a tightness in my chest"
+    assert lib.ask(res.sha256, "Has the doctor got a cough?").answer == "No"

@@ -120,6 +120,8 @@ RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no lon
 
 THIRD_PERSON = re.compile(r"\b(he|he's|him|his|she|she's|her)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|me|my)\b", re.I)
+SECOND_PERSON = re.compile(r"\b(you|you're|you've|your)\b", re.I)
+OWN_COMPLAINT = re.compile(r"\b(my|i've (got|had|been)|i have (got|had|been|a)|i had|i get|i'm (getting|feeling))\b", re.I)
 
 
 CHILD = re.compile(r"\b(child|children|baby|boy|girl|kid|toddler|infant|lad|little one)\b", re.I)
@@ -138,6 +140,10 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital")
     who = ctx.speakers_for(subject)
+    if who is not None and f.speaker in who and f.role == "clinician" and f.kind == "symptom":
+        # A clinician naming a symptom speaks of the patient ("the tightness is from the coughing"), so
+        # "has the doctor got a cough?" counts only the clinician's own first-person complaint.
+        return bool(OWN_COMPLAINT.search(f.text)) and not SECOND_PERSON.search(f.text)
     return who is None or f.speaker in who
 
 
@@ -281,6 +287,16 @@ def exists(ctx: AnswerContext) -> Result:
                         for g in hits[:3])
         return Result("No", f"No — {why}.", [_ev(ctx, g) for g in hits[:3]],
                       {"kind": "finding", "concepts": [f.concept for f in hits]})
+    if concepts and spec.subject.kind != "anyone":
+        # Said, but of someone else ("does she have back pain?" when only her husband's back is bad): the
+        # statement is the evidence that it is not hers, so it is cited, not reported as never mentioned.
+        theirs = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f) and f not in pool]
+        if theirs:
+            why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}, said by {g.role or g.speaker}: "
+                            f"\"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}" for g in theirs[:3])
+            return Result("No", f"No — said of someone other than {spec.subject.describe()}: {why}.",
+                          [_ev(ctx, g) for g in theirs[:3]],
+                          {"kind": "finding", "concepts": [f.concept for f in theirs]})
     return Result("No", f"No — not mentioned: no statement about {what} {where} "
                   f"{'' if spec.subject.kind == 'anyone' else 'by or about ' + spec.subject.describe()}".rstrip() + ".",
                   [], claim, True)
