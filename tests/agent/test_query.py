@@ -288,3 +288,19 @@ def test_pronoun_contractions_are_grammar_not_topic() -> None:
 
     assert content_terms("By the end, does the patient say she's relieved?") == ["end", "relieved"]
     assert content_terms("Is he saying he's worse, or that they're better?") == ["saying", "worse", "better"]
+
+
+@pytest.mark.parametrize(("question", "target"), [
+    # A feeling word that is also a condition, asked yes/no with no word of perceiving: the condition.
+    ("Is he currently depressed?", "speech"),
+    ("Is the patient anxious at the moment?", "speech"),
+    ("Is she feeling low these days?", "speech"),
+    ("Has he been stressed lately?", "speech"),
+    # ... heard in a voice, at a time or of a speaker: the emotion.
+    ("Does she sound anxious?", "emotion"),
+    ("Does the speaker seem depressed?", "emotion"),
+    ("Is anyone heard sounding sad in the waiting room?", "emotion"),
+    ("Between 60 and 90 seconds, is the woman anxious?", "emotion"),
+])
+def test_a_condition_asked_is_not_an_emotion_heard(question, target) -> None:
+    assert parse(question, DUR).target == target, parse(question, DUR)

@@ -61,6 +61,14 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
     return found
 
 
+def _diagnoses_of(concepts: list[str]) -> set[str]:
+    """The diagnoses that are the lasting state of these symptoms (vocabulary ``presents_as``): "is he
+    depressed?" is answered by "I had depression a few years ago" as much as by "I feel low"."""
+    from harp_desktop.findings.vocab import load
+
+    return {c.term for c in load().concepts.values() if set(c.presents_as) & set(concepts)}
+
+
 def _same_kind(a: str, b: str) -> bool:
     """Two symptoms (a cough, a productive cough), not a symptom and an examination finding."""
     from harp_desktop.findings.vocab import load
@@ -219,7 +227,7 @@ def exists(ctx: AnswerContext) -> Result:
         return _mentioned(ctx, concepts)
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
-        hits = [f for f in pool if f.concept in concepts]
+        hits = [f for f in pool if f.concept in concepts or f.concept in _diagnoses_of(concepts)]
         what = " / ".join(c for c in concepts)
     elif spec.subject.kind == "other" and _asks_health(spec):
         hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
