@@ -303,11 +303,15 @@ def clock_seconds(text: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-# Everyday words for the same person ("my mum" answers "his mother"): read as one stem everywhere.
+# Everyday words for the same person ("my mum" answers "his mother") or course: read as one stem everywhere.
 SAME_WORD = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "dad": "father",
              "daddy": "father", "hubby": "husband", "grandma": "grandmother", "granny": "grandmother", "nan": "grandmother",
              "nana": "grandmother", "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather",
-             "kid": "child", "kids": "child", "children": "child", "alright": "allright"}
+             "kid": "child", "kids": "child", "children": "child", "alright": "allright",
+             # The course of an illness in everyday words: "the cramps are easing off" says he is getting better.
+             "improving": "better", "improved": "better", "improves": "better", "improve": "better", "easing": "better",
+             "eased": "better", "eases": "better", "recovering": "better", "worsening": "worse", "worsened": "worse",
+             "deteriorating": "worse", "deteriorated": "worse"}
 
 
 def stem(w: str) -> str:

@@ -304,3 +304,10 @@ def test_pronoun_contractions_are_grammar_not_topic() -> None:
 ])
 def test_a_condition_asked_is_not_an_emotion_heard(question, target) -> None:
     assert parse(question, DUR).target == target, parse(question, DUR)
+
+
+def test_the_course_of_an_illness_in_everyday_words_meets_better_and_worse() -> None:
+    from harp_desktop.agent.lexicon import stems
+
+    assert "better" in stems("the cramps are easing off") and "better" in stems("she's improving")
+    assert "worse" in stems("his breathing has deteriorated") and "better" not in stems("it is worse")
