@@ -814,7 +814,9 @@ def _options_word(spec, word: str) -> str:
     m = lx.CLINICIAN.search(spec.question)
     if "clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower():
         # The question's own word for the clinician, else "doctor (clinician)": the reader may have said either.
-        return m.group(2).lower() if m else "doctor (clinician)"
+        title = word.replace("the ", "", 1)
+        return m.group(2).lower() if m else f"{title} (clinician)" if title not in ("clinician", "doctor") \
+            else "doctor (clinician)"
     return word.replace("the ", "", 1)
 
 
