@@ -156,7 +156,10 @@ EMOTIONS = {
     "disgust": re.compile(r"\bdisgust\w*|\brevolt\w*|\bgross\w*|\brepuls\w*|\bgrossed\b"),
     "calm": re.compile(r"\bcalm\w*|\brelaxed\b|\bserene\b|\bcomposed\b"),
     "neutral": re.compile(r"\bneutral\b|\bflat\b|\bmatter[- ]of[- ]fact\b"),
+    # Any emotion at all ("how many emotional outbursts?", "does anyone sound emotional?"): not a state asked of a time.
+    "emotional": re.compile(r"\bemotional(ly)?\b(?! (state|tone|content|quality|expression))|\bemotive\b"),
 }
+EMOTIONAL = ("angry", "sad", "happy", "fearful", "surprised", "disgust")  # what "emotional" covers: not neutral or calm
 MOOD_WORDS = re.compile(r"\bemotion\w*|\bfeel\w*|\bmood\b|\btone\b|\bsound(s|ed)?\b|\bcome across\b|\bseem\w*", IC)
 SOUNDS_LIKE = re.compile(r"\bsound\w*|\bseem\w*|\bvoice\b|\btone\b|\bcome across\b|\bcame across\b|\bcomes across\b|\bshow\w*"
                          r"|\bexpress\w*|\bemotion\w*|\bfeel\w*|\bmood\b|\bspeaks?\b|\bspoke\b|\btalk\w*|\bhear\w*|\bheard\b"

@@ -311,3 +311,21 @@ def test_the_course_of_an_illness_in_everyday_words_meets_better_and_worse() -> 
 
     assert "better" in stems("the cramps are easing off") and "better" in stems("she's improving")
     assert stems("his breathing has deteriorated")[-1] == stems("worse")[0] and "better" not in stems("it is worse")
+
+
+@pytest.mark.parametrize(("question", "emotion"), [
+    ("During the consultation, how many emotional voices can be heard from the corridor?", "emotional"),
+    ("Does anybody get emotional in the waiting area?", "emotional"),
+    ("What is the emotional state of the man at 03:00?", None),  # a state asked of a time: whichever it is
+])
+def test_emotional_means_any_emotion(question, emotion) -> None:
+    assert parse(question, DUR).emotion == emotion
+
+
+def test_any_emotion_is_carried_by_any_emotion_tag() -> None:
+    from harp_desktop.agent.support import carries
+    from harp_desktop.types import Evidence
+
+    e = Evidence(start_s=1.0, end_s=2.0, segment_id=7, speaker="A", text="Kids are talking by the door.")
+    assert carries(e, {"kind": "emotion", "label": "emotional"}, [], {7: "fearful"})
+    assert not carries(e, {"kind": "emotion", "label": "emotional"}, [], {7: "neutral"})

@@ -15,6 +15,7 @@ import re
 import numpy as np
 from rapidfuzz import fuzz
 
+from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.settle import CANNOT_TELL, EMOTION_MIN
@@ -102,7 +103,8 @@ def tagged(ctx: AnswerContext, label: str) -> list[Evidence]:
     """Moments tagged ``label`` with enough confidence, in the windows, for the subject."""
     out: list[Evidence] = []
     for a, b in ctx.windows:
-        out += [e for e in ctx.tools.label(label, a, b, "emotion") if e.scores["label"] >= EMOTION_MIN]
+        for one in (lx.EMOTIONAL if label == "emotional" else (label,)):
+            out += [e for e in ctx.tools.label(one, a, b, "emotion") if e.scores["label"] >= EMOTION_MIN]
     who = ctx.speakers_for(ctx.spec.subject)
     by_id = {s["id"]: s for s in ctx.segments}
     if who is not None:
@@ -124,7 +126,8 @@ def answer_label(ctx: AnswerContext) -> Result:
         # "When did someone sound happy?" presumes it happens: below the confidence bar, the speech
         # whose most likely emotion is that label still answers, and the rationale says so.
         pr = probs(ctx)
-        weak = [s for s in _subject_segments(ctx, spec.subject) if s["id"] in pr and top(pr[s["id"]])[0] == label]
+        weak = [s for s in _subject_segments(ctx, spec.subject) if s["id"] in pr
+                and top(pr[s["id"]])[0] in (lx.EMOTIONAL if label == "emotional" else (label,))]
         if weak:
             ev = ctx.evidence(weak[0], "emotion")
             return Result(format_clock(weak[0]["start_s"]), f"No speech {where} reached the confidence bar for {label}; "
