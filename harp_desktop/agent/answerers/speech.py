@@ -547,9 +547,15 @@ SPEAKING = {lx.stem(w) for w in ("speak speaks spoke speaking talk talks talked 
                                  "husband wife partner son daughter mother father relative receptionist friend").split()}
 
 
+# How the asker asks ("can you find where...", "show me the point at which...") is not what is asked about.
+REQUEST_FRAME = re.compile(r"^\s*(?:(?:can|could|would) you |please )?(?:find|show|locate|point (?:me )?to|tell me|give me)"
+                           r"(?: me)?(?: (?:the )?(?:moment|point|place|time|bit|part|spot))?(?: where| when| at which| in which)?\b",
+                           re.I)
+
+
 def _without_frame(spec, who: bool = False) -> str:
     """The question without its window and anchor phrases (and, with ``who``, its subjects' words)."""
-    body = spec.question
+    body = REQUEST_FRAME.sub(" ", spec.question)
     for phrase in (spec.window_text, " ".join(spec.relative) if spec.relative else None,
                    *([spec.subject.name, *[o.name for o in spec.others]] if who else [])):
         if phrase:
@@ -613,6 +619,13 @@ def when(ctx: AnswerContext) -> Result:
     hits = _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
     key = said.rarest(ctx, spec.question)
     hits = [e for e in hits if said.carries(e.text, key)] if key else hits  # the topic word, not "gets"
+    meant = False
+    if not found and _unsaid_terms(ctx):
+        # "Where does he first say the pain has shifted to the right?" when he said "moved": a word of the
+        # question nobody says leaves only its commonest words to match; the turns that mean it answer instead.
+        by_meaning = _meant_turns(ctx)
+        if by_meaning:
+            hits, meant = by_meaning, True
     # The first (or last) time the topic comes up is in the findings or in the words, whichever is
     # earlier: "let me examine you" comes before the first examination finding.
     seen = {(round(e.start_s), round(e.end_s)) for e in cited}
@@ -621,17 +634,37 @@ def when(ctx: AnswerContext) -> Result:
     if not cited:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
                       f"{ctx.window_words()}.", [], claim, False)
-    if READS_VALUE.search(spec.question):
+    if READS_VALUE.search(spec.question) and not meant:
         # "when does the doctor read out his temperature?": the turn that says the value, not the one that
         # announces the measuring ("I'll take your temperature").
         valued = _value_turns(ctx, cited, [*key, *_topic_of_when(spec)])
         if valued:  # the value's turn need not repeat the measurement's name: it carries the time asked for
             cited, claim = valued, {"kind": "turn", "speakers": None}
     pick = cited[-1] if spec.ordinal == "last" else cited[0]
-    t = _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
+    # (A turn chosen by meaning has no word of the question to place the time on: its start.)
+    t = pick.start_s if meant else _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
     return Result(format_clock(t), f"{spec.ordinal.capitalize()} said at {span(pick)}"
                   + (f", the words at {format_clock(t)}" if abs(t - pick.start_s) >= 1.0 else "")
                   + f": \"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
+
+
+MEANT_SHARE = 0.85  # turns scoring this share of the best-meaning turn are candidates for "the first time"
+
+
+def _unsaid_terms(ctx: AnswerContext) -> list[str]:
+    """Topic words of the question that no turn of the recording says."""
+    terms = [t for t in said.focus_terms(lx.QUOTE_FREE.sub(" ", ctx.spec.question)) if t not in REPORTING]
+    return [t for t, n in said.doc_freq(ctx, terms).items() if n == 0]
+
+
+def _meant_turns(ctx: AnswerContext) -> list[Evidence]:
+    """The turns that answer the question best by words and meaning together (``said.rank``), near the best."""
+    ranked = said.rank(ctx)
+    if not ranked or ranked[0][0] <= 0:
+        return []
+    best = ranked[0][0]
+    return sorted((ctx.evidence(s, "keyword", sc) for sc, s in ranked if sc >= MEANT_SHARE * best),
+                  key=lambda e: e.start_s)
 
 
 VALUE = re.compile(r"\d{2}|\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b", re.I)
