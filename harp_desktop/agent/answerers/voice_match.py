@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from harp_desktop.agent.settle import VOICE_MATCH, VOICE_NEAR_BEST
+from harp_desktop.agent.settle import voice_thresholds
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
@@ -48,8 +48,9 @@ def voice_segments(ctx: VoiceContext, wav) -> list[Evidence]:
         e.speaker_label = ctx.label_of(seg) if seg else None  # type: ignore[attr-defined]
     from harp_desktop.index.speakers import pick_voice  # near the best, plus the best's diarised speaker
 
+    # The thresholds of the encoder whose windows scored the cue (CAM++ where stored, else GE2E).
     picked = pick_voice([(e.scores["speaker"], e.speaker_label, e) for e in scored],  # type: ignore[attr-defined]
-                        VOICE_MATCH, VOICE_NEAR_BEST)
+                        *voice_thresholds(ctx.tools.voice_encoder))
     out = sorted(picked, key=lambda e: e.start_s)
     cache[id(wav)] = out
     return out
