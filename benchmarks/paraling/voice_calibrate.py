@@ -17,6 +17,12 @@ GE2E (``speaker_windows``) and CAM++ (``speaker_windows_campplus``, speakers sta
   the voice's own turns (segments whose truth speaker is the cue's); the median over cues, per
   encoder. CAM++'s near-best margin is GE2E's 0.06 times the ratio of the medians (the margin
   scales with how much one voice's turns spread).
+
+``--pairs``: the *same-voice* threshold of one utterance against one turn, the equal-error point of the
+trial list of ``diar/voices_eer.py`` (every pair of 142 utterances of 26 voices, RAVDESS actors in
+several emotions among them; full utterances): looser than the match threshold, which is the best of
+a whole recording's windows. Where a voice's acted line is looked for (emotion_locate), a turn close to
+the clip that reaches it is a candidate (answerers/voice_match.close_turns).
 """
 
 from __future__ import annotations
@@ -62,10 +68,37 @@ def least_errors(scores: np.ndarray, target: np.ndarray) -> tuple[float, float, 
     return float(c), float((scores[~target] >= c).mean()), float((scores[target] < c).mean()), eer(scores, target)
 
 
+def same_voice_thresholds() -> None:
+    """The equal-error threshold of each encoder on voices_eer's trial list (``--pairs``)."""
+    from diar.voices_eer import utterances
+
+    from harp_desktop import weights
+    from harp_desktop.index.campplus import CamPlusEncoder
+    from harp_desktop.index.speakers import SpeakerEncoder
+
+    utts = utterances(8)
+    spk = np.array([s for s, _ in utts])
+    iu = np.triu_indices(len(spk), 1)
+    same = (spk[:, None] == spk[None, :])[iu]
+    for name, enc in (("ge2e", SpeakerEncoder(weights.model_file("speaker", "pretrained.pt"))),
+                      ("campplus", CamPlusEncoder(weights.model_file("speaker-campplus", "campplus_cn_en_common.pt")))):
+        e = np.stack([enc.embed(x) for _, x in utts])
+        s = (e @ e.T)[iu]
+        cand = np.unique(np.round(s, 3))
+        gap = [abs((s[same] < c).mean() - (s[~same] >= c).mean()) for c in cand]
+        c = float(cand[int(np.argmin(gap))])
+        print(f"{name}: same-voice (EER) threshold {c:.3f}: FR {(s[same] < c).mean():.3f}, FA {(s[~same] >= c).mean():.3f}"
+              f" ({len(utts)} utterances, {len(set(spk))} voices)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("library")
+    ap.add_argument("library", nargs="?")
+    ap.add_argument("--pairs", action="store_true", help="the same-voice thresholds of utterance pairs instead")
     args = ap.parse_args()
+    if args.pairs:
+        same_voice_thresholds()
+        return
     from paraling.voice_cues import TURN_RECORDINGS, turn_questions
 
     from harp_desktop.api import Library

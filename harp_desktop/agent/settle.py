@@ -37,6 +37,13 @@ VOICE_THRESHOLDS: dict[str, tuple[float, float]] = {
 }
 
 
+# One utterance against one turn: the equal-error threshold of each encoder on the trial list of
+# benchmarks/diar/voices_eer.py (142 utterances of 26 voices, acted RAVDESS emotions among them;
+# voice_calibrate.py --pairs). Looser than the match threshold, which must hold for the best of a
+# whole recording's windows: it admits a voice's emotional line as "possibly the same voice".
+SAME_VOICE: dict[str, float] = {"ge2e": 0.608, "campplus": 0.308}
+
+
 def voice_thresholds(encoder: str) -> tuple[float, float]:
     """(match, near best) for the cosines of ``encoder``; GE2E's for an unknown one (older libraries)."""
     return VOICE_THRESHOLDS.get(encoder, VOICE_THRESHOLDS["ge2e"])

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from harp_desktop.agent.settle import voice_thresholds
+from harp_desktop.agent.settle import SAME_VOICE, voice_thresholds
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
@@ -54,6 +54,17 @@ def voice_segments(ctx: VoiceContext, wav) -> list[Evidence]:
     out = sorted(picked, key=lambda e: e.start_s)
     cache[id(wav)] = out
     return out
+
+
+def close_turns(ctx: VoiceContext, wav, windows: list[tuple[float, float]], k: int = 3) -> list[tuple[float, dict, bool]]:
+    """The ``k`` turns in ``windows`` closest to the clip's voice, best first, as (score, segment, same), where
+    ``same``: the score reaches the encoder's same-voice threshold (settle.SAME_VOICE), a voice's emotional
+    line included, another voice's mostly not."""
+    by_id = {s["id"]: s for s in ctx.segments}
+    near = [e for a, b in windows for e in ctx.tools.speaker(wav, None, a, b, k=k)]
+    same = SAME_VOICE.get(ctx.tools.voice_encoder, SAME_VOICE["ge2e"])
+    return [(e.scores["speaker"], by_id[e.segment_id], e.scores["speaker"] >= same)
+            for e in sorted(near, key=lambda e: -e.scores["speaker"])[:k] if e.segment_id in by_id]
 
 
 def median_f0(wav: np.ndarray, sr: int = 16000) -> float | None:
