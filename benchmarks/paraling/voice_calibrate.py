@@ -160,6 +160,14 @@ def main() -> None:
         out[k] = (th, float(np.median(spread[k])))
         print(f"| {k} | {' / '.join(f'{e:.3f}' for e in eers)} | {th:.3f} | {fa:.2f} / {fr:.2f} | {'; '.join(per)} "
               f"| {out[k][1]:.3f} |")
+    from harp_desktop.agent.settle import voice_thresholds
+
+    for k in encs:  # the rates at the thresholds the app uses
+        s, t, cond = np.array(pres[k]["s"]), np.array(pres[k]["t"]), np.array(pres[k]["cond"])
+        m = voice_thresholds(k)[0]
+        print(f"{k} at its match {m}: absent found / present missed, full / short / phone: " + "; ".join(
+            f"{(s[(cond == c) & ~t] >= m).mean():.2f} / {(s[(cond == c) & t] < m).mean():.2f}"
+            for c in ("full", "short", "phone")))
     ratio = out["campplus"][1] / out["ge2e"][1]
     print(f"CAM++ match {out['campplus'][0]:.3f}, near best 0.06 x {ratio:.2f} = {0.06 * ratio:.3f}")
 
