@@ -5,7 +5,7 @@
 Questions: the time-answer voice-cue questions of ``benchmarks/bank/devhalf.jsonl``
 (query_type speaker with a cue clip) and of the dev set's ``queries.jsonl``. For each, the
 answer path of ``agent/answerers/voice_match.py`` without the planner: the cue's segment
-scores (RecordingTools.speaker: best-window GE2E cosine), ``speakers.pick_voice``, the
+scores (RecordingTools.speaker: best-window cosine, CAM++ where stored), ``speakers.pick_voice``, the
 earliest pick; right when its start is within 2 s of the first evidence span.
 ``--encoder ge2e|campplus`` scores on that encoder's stored windows with its thresholds
 (settle.voice_thresholds; default: what the app uses, CAM++ where its windows are stored).
