@@ -52,3 +52,34 @@ def test_asking_with_a_voice_from_elsewhere_answers_not_found(indexed):
     assert a.answer.lower().startswith(("no", "not found")) and not a.supported
     b = lib.ask(res.sha256, "Is the person in this voice sample heard in the recording?", DATA / "speaker_b_2.flac")
     assert b.answer.lower().startswith("yes")
+
+
+class _Tools:
+    """RecordingTools.speaker over fixed segment scores, on one encoder's scale."""
+
+    def __init__(self, encoder: str, scores: dict[int, float]) -> None:
+        self.voice_encoder, self.scores = encoder, scores
+
+    def speaker(self, wav, name, a, b, k=20):
+        got = [Evidence(float(i), i + 1.0, i, None, "", [], {"speaker": s}) for i, s in self.scores.items() if a <= i < b]
+        return sorted(got, key=lambda e: -e.scores["speaker"])[:k]
+
+
+class _Ctx:
+    def __init__(self, tools: _Tools) -> None:
+        self.tools = tools
+        self.segments = [{"id": i, "start_s": float(i), "end_s": i + 1.0, "text": "x"} for i in tools.scores]
+
+
+def test_close_turns_mark_only_those_possibly_the_same_voice():
+    """An acted line of the voice (CAM++ 0.35) is possibly the voice; another voice's turn (0.13) is not, though
+    both are among the closest three in the window."""
+    from harp_desktop.agent.answerers.voice_match import close_turns
+    from harp_desktop.agent.settle import SAME_VOICE
+
+    ctx = _Ctx(_Tools("campplus", {1: 0.70, 2: 0.35, 3: 0.13, 4: 0.05, 50: 0.9}))
+    got = close_turns(ctx, None, [(0.0, 10.0)])
+    assert [(s["id"], same) for _, s, same in got] == [(1, True), (2, True), (3, False)]
+    assert SAME_VOICE["campplus"] < CAM_MATCH and SAME_VOICE["ge2e"] < VOICE_MATCH
+    ge2e = close_turns(_Ctx(_Tools("ge2e", {1: 0.70, 2: 0.35})), None, [(0.0, 10.0)])
+    assert [same for *_, same in ge2e] == [True, False]  # the same 0.35 on GE2E's scale is another voice
