@@ -17,6 +17,7 @@ from rapidfuzz import fuzz
 
 from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
+from harp_desktop.agent.answerers.voice_match import close_turns
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.settle import CANNOT_TELL, EMOTION_MIN
 from harp_desktop.index.emotion_dims import CIRCUMPLEX, cue_score
@@ -333,15 +334,18 @@ def answer_locate(ctx: AnswerContext) -> Result:
     ctx.notes.append(f"the emotion example sounds {label}")
     segs = _subject_segments(ctx, spec.subject)
     wav = ctx.cue_wavs.get("speaker")
-    if not segs and wav is not None:
-        # No turn passes the voice threshold (emotional speech moves a voice's embedding): the three
-        # turns in the window closest to the clip's voice are the candidates, and the answer says so.
-        by_id = {s["id"]: s for s in ctx.segments}
-        near = [e for a, b in ctx.windows for e in ctx.tools.speaker(wav, None, a, b, k=3)]
-        segs = [by_id[e.segment_id] for e in sorted(near, key=lambda e: -e.scores["speaker"])[:3]
-                if e.segment_id in by_id]
-        if segs:
+    if wav is not None:
+        closest = close_turns(ctx, wav, ctx.windows)
+        if not segs and closest:
+            # No turn passes the voice threshold (emotional speech moves a voice's embedding): the three
+            # turns in the window closest to the clip's voice are the candidates, and the answer says so.
+            segs = [s for _, s, _ in closest]
             ctx.notes.append("no turn matched the speaker clip closely; chose among the 3 closest voices in the window")
+        else:
+            # The voice matched, but its acted line often did not: it scores below the match threshold and
+            # diarisation gives it a label of its own (docs/decisions.md, "Voice cues on CAM++, stop 28"). The
+            # closest turns in the window that are still possibly this voice (same-voice threshold) are candidates.
+            segs = segs + [s for _, s, same in closest if same and s not in segs]
     pr = {s["id"]: p for s in segs if (p := probs_of(ctx, s))}
     cands = [s for s in segs if s["id"] in pr]
     if not cands:
