@@ -46,6 +46,11 @@ def _dose_after(tokens: list[str], i: int) -> bool:
             and tokens[i + 1] in _DOSE_UNITS)
 
 
+def dose_starts(tokens: list[str]) -> list[int]:
+    """Token positions where a dose is said ("20 milligrams", "fifty mg")."""
+    return [i for i in range(len(tokens)) if _dose_after(tokens, i)]
+
+
 def key(token: str) -> str:
     """Matching key: plural and possessive endings dropped, so "headaches" finds "headache"."""
     token = _PERSON.get(token, token)

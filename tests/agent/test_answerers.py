@@ -534,3 +534,32 @@ def test_when_a_question_word_is_never_said_the_turn_that_means_it_answers(consu
     lib, res = consultation
     a = lib.ask(res.sha256, "Can you find where she first pin-points the tightness to her chest?")
     assert parse_clock(a.answer) is not None and parse_clock(a.answer) <= 30.0, a.rationale
+
+
+def _med_ctx(turns: list[tuple[str, str]]):
+    from types import SimpleNamespace
+
+    from harp_desktop.types import Evidence
+
+    segs = [{"id": i, "start_s": 5.0 * i, "end_s": 5.0 * i + 4, "speaker": who, "text": text}
+            for i, (who, text) in enumerate(turns)]
+    return SimpleNamespace(
+        segments=segs, roles={"DR": "clinician", "PT": "patient"}, label_of=lambda s: s["speaker"],
+        in_window=lambda a, b: True,
+        evidence=lambda s, tool="", score=1.0: Evidence(s["start_s"], s["end_s"], s["id"], s["speaker"], s["text"]))
+
+
+@pytest.mark.parametrize(("answer", "unnamed"), [
+    ("Oh, mippers oil, 20 milligrams once a day, and sertraline 50 milligrams every morning.", 1),  # ASR lost a name
+    ("Ibuprofen for my knee, 400 milligrams, and 30 million, 10 milligrams for hay fever.", 1),  # a dose after a dose
+    ("Ramipril 5 milligrams, raised to 10 milligrams in March.", 0),  # a changed dose, one medicine
+    ("Amlodipine five milligrams and atorvastatin 20 milligrams at night.", 0),  # every dose has its medicine
+])
+def test_a_dose_no_named_medicine_owns_is_another_medicine(answer, unnamed):
+    from harp_desktop.agent.answerers.speech import _unnamed_doses
+
+    ctx = _med_ctx([("DR", "What medication do you take?"), ("PT", answer)])
+    assert len(_unnamed_doses(ctx)) == unnamed
+    assert _unnamed_doses(ctx, bought=True) == []  # nothing here answered "anything you buy?"
+    # Doses not said in answer to a question about medicines are not counted.
+    assert _unnamed_doses(_med_ctx([("DR", "How are you?"), ("PT", answer)])) == []

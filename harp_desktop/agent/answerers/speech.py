@@ -928,6 +928,11 @@ BOUGHT = re.compile(r"\b(buy|buys|buying|bought)\b|\bover[- ]the[- ]counter\b|\b
                     re.I)
 
 
+INCLUDED = re.compile(r"\b(includ\w*|as well|too|also|counting|plus)\b", re.I)
+EXCLUDED = re.compile(r"\bnot (counting|including|the)\b|\bexclud\w*|\bexcept\b|\bapart from\b|\bother than\b|\bbesides\b"
+                      r"|\bleaving out\b|\bwithout\b", re.I)
+
+
 def _bought(ctx: AnswerContext, f) -> bool:
     """A medicine said to be bought, or named in answer to a question about what is bought."""
     if BOUGHT.search(f.text):
@@ -940,6 +945,39 @@ def _bought(ctx: AnswerContext, f) -> bool:
     return bool(prev and BOUGHT.search(prev["text"]) and prev["start_s"] > turns[k]["start_s"] - 15)
 
 
+DOSE_CHANGE = {"to", "from", "increased", "reduced", "raised", "lowered", "up", "down", "then", "now", "instead"}
+MED_ASK = re.compile(r"\b(medication|medicines?|tablets?|pills?|inhalers?|take|taking|buy|bought|over the counter"
+                     r"|anything else)\b", re.I)
+
+
+def _unnamed_doses(ctx: AnswerContext, bought: bool | None = None) -> list[Evidence]:
+    """Doses said in answer to a question about medicines that no recognised medicine owns: a dose
+    belongs to the last medicine named before it in the turn, unless another dose came between
+    ("Ibuprofen, 400 milligrams ... and [cetirizine garbled], 10 milligrams": the 10 mg is another medicine's)."""
+    from harp_desktop.findings.vocab import dose_starts, load, tokenize
+
+    vocab = load()
+    turns = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
+    out = []
+    for k, s in enumerate(turns):
+        if not ctx.in_window(s["start_s"], s["end_s"]) or ctx.roles.get(ctx.label_of(s) or "") == "clinician":
+            continue
+        prev = next((p for p in reversed(turns[max(0, k - 2):k]) if ctx.label_of(p) != ctx.label_of(s)), None)
+        if prev is None or prev["start_s"] < s["start_s"] - 15 or not MED_ASK.search(prev["text"]):
+            continue
+        if bought is not None and bool(BOUGHT.search(prev["text"]) or BOUGHT.search(s["text"])) != bought:
+            continue  # ``bought``: only answers about what is bought (True) or only the others (False)
+        toks = tokenize(s["text"])
+        drugs = [m.start for m in vocab.match(toks) if m.concept.kind == "medication"]
+        prev_dose = -1
+        for i in dose_starts(toks):
+            # "5 milligrams, raised to 10 milligrams": a changed dose of the same medicine, not another one.
+            if not any(prev_dose < d < i for d in drugs) and not DOSE_CHANGE & set(toks[max(0, i - 3):i]):
+                out.append(ctx.evidence(s, "keyword", 1.0))
+            prev_dose = i
+    return out
+
+
 def count(ctx: AnswerContext) -> Result:
     """"How many questions does the patient ask?", "on how many occasions does the doctor say X?":
     the subject's turns in the window that carry the thing counted."""
@@ -949,14 +987,23 @@ def count(ctx: AnswerContext) -> Result:
         # "How many medicines does he take?": distinct findings of that kind, not turns.
         found = {f.concept: f for f in sorted(ctx.findings, key=lambda f: f.start_s)
                  if f.kind in kinds and _in_scope(ctx, f) and f.status in ("affirmed",) and f.role != "clinician"}
-        if "medication" in kinds and (PRESCRIBED.search(spec.question) or BOUGHT.search(spec.question)):
+        # "prescribed or bought", "over-the-counter ones included": all of them
+        every = bool(BOUGHT.search(spec.question) and (PRESCRIBED.search(spec.question) or INCLUDED.search(spec.question))
+                     and not EXCLUDED.search(spec.question))
+        if "medication" in kinds and (PRESCRIBED.search(spec.question) or BOUGHT.search(spec.question)) and not every:
             # "How many prescribed medicines?": not the ones named in answer to "anything you buy?";
             # "how many over-the-counter ones?": only those.
             bought = {c for c, f in found.items() if _bought(ctx, f)}
             keep_bought = bool(BOUGHT.search(spec.question)) and not PRESCRIBED.search(spec.question)
-            if not (BOUGHT.search(spec.question) and PRESCRIBED.search(spec.question)):  # "prescribed or bought": all
-                found = {c: f for c, f in found.items() if (c in bought) == keep_bought}
+            found = {c: f for c, f in found.items() if (c in bought) == keep_bought}
         cited = [_ev(ctx, f) for f in found.values()]
+        only = None if every or not (PRESCRIBED.search(spec.question) or BOUGHT.search(spec.question)) \
+            else not PRESCRIBED.search(spec.question)  # True: bought ones only; False: prescribed ones only
+        unnamed = _unnamed_doses(ctx, only) if kinds == ["medication"] else []
+        if unnamed:
+            # A dose whose medicine ASR did not render ("mippers oil, 20 milligrams") is still a medicine taken.
+            found.update({f"a medicine not heard clearly ({n})": None for n in range(1, len(unnamed) + 1)})
+            cited += unnamed
         if not found:
             return Result("0", f"No {' or '.join(kinds)} of that kind is stated {ctx.window_words()}.", [],
                           {"kind": "finding", "concepts": []}, True)
