@@ -251,7 +251,11 @@ MENTION_ACT = re.compile(r"\b(mention\w*|says?|said|asks?|asked|talks? about|tal
 
 # -- sections and categories --------------------------------------------------------
 SECTION_WORDS = {
-    "consultation": re.compile(r"\b(consultation|appointment|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
+    # An appointment booked for a test or for later ("the blood test appointment", "her next appointment") is not
+    # the consultation the recording holds.
+    "consultation": re.compile(r"\b(consultation|(?<!test )(?<!scan )(?<!x-ray )(?<!next )(?<!another )(?<!follow-up )"
+                               r"(?<!book )(?<!booked )(?<!booking )(?<!blood )appointment(?! (for|slot|time|booked|is booked))"
+                               r"|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
                                r"check-?up|in the (clinic|surgery|room))\b"),
     "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ((triage|phone|telephone|video|follow-?up|call-?back|first|second|last|earlier|later|"
                              r"overheard|incoming|outgoing|nurse's|doctor's|gp's) )?call\b"

@@ -129,3 +129,31 @@ def test_how_someone_is_doing_asks_for_a_state(question):
 
     assert "state" in [name for name, _ in wanted(question)]
     assert "state" not in [name for name, _ in wanted("How does the doctor examine her?")]
+
+
+@pytest.mark.parametrize(("question", "section"), [
+    ("blood test appt - what day/time did they book on the call?", "phone_call"),  # a test's appointment: booked
+    ("When is her next appointment?", None),
+    ("During the appointment, did she mention chest pain?", "consultation"),
+])
+def test_an_appointment_booked_for_later_is_not_the_consultation(question, section):
+    from harp_desktop.agent.lexicon import normalise_shorthand
+    from harp_desktop.agent.query import parse
+
+    assert parse(normalise_shorthand(question), 600.0).section == section
+
+
+def test_the_slot_chosen_from_an_offer_is_what_was_booked():
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.said import _settled
+
+    turns = [("R", "I can do Wednesday at 8:40 in the morning, or Thursday at 2:50 in the afternoon."),
+             ("P", "The morning please, the earlier the better."), ("R", "That's booked for you, room 2.")]
+    segs = [{"id": i, "start_s": 5.0 * i, "end_s": 5.0 * i + 4, "speaker": w, "text": t} for i, (w, t) in enumerate(turns)]
+    ctx = SimpleNamespace(segments=segs, label_of=lambda s: s["speaker"])
+    chosen, cited = _settled(ctx, segs[0], turns[0][1])
+    assert chosen == "I can do Wednesday at 8:40 in the morning" and [s["id"] for s in cited] == [1, 2]
+    # a reply naming neither option settles nothing
+    segs[1]["text"] = "Let me check my diary."
+    assert _settled(ctx, segs[0], turns[0][1]) is None

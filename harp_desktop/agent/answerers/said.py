@@ -307,6 +307,31 @@ GIVING_SHARE = 0.6  # a turn that gives the kind asked for beats a better-matchi
 EXCHANGE_S = 20.0  # the turns after the best one that still belong to its exchange
 
 
+BOOKING = re.compile(r"\b(book\w*|slot|appointment|arrang\w*|fix\w* up|scheduled?)\b", re.I)
+OFFER_SPLIT = re.compile(r",?\s+\bor\b\s+", re.I)
+
+
+def _settled(ctx: AnswerContext, best: dict, first: str) -> tuple[str, list[dict]] | None:
+    """(the chosen offer, [the reply choosing it, the turn after]) when ``best`` offers slots joined by "or" and
+    the other person's next turn names one of them by a word only that option has; else None."""
+    options = [o for o in OFFER_SPLIT.split(first) if o.strip()]
+    gives = [g for name, _, g in WANTS if name in ("scheduled", "time")]  # a slot: a date or a time of day
+    if len(options) < 2 or sum(any(g.search(o) for g in gives) for o in options) < 2:
+        return None
+    turns = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["text"].strip()
+             and best["end_s"] - 0.1 <= s["start_s"] <= best["end_s"] + EXCHANGE_S]
+    reply = next((s for s in turns if ctx.label_of(s) != ctx.label_of(best)), None)
+    if reply is None:
+        return None
+    said = set(_stems(reply["text"]))
+    own = [set(_stems(o)) - set().union(*[set(_stems(x)) for x in options if x is not o]) for o in options]
+    picked = [o for o, words in zip(options, own, strict=True) if words & said - GRAMMAR]
+    if len(picked) != 1:
+        return None
+    after = next((s for s in turns if s["start_s"] > reply["start_s"] and ctx.label_of(s) == ctx.label_of(best)), None)
+    return picked[0].strip(" ,."), [reply] + ([after] if after else [])
+
+
 def _giving(ctx: AnswerContext, ranked: list[tuple[float, dict]], gives: list[re.Pattern]) -> tuple[float, dict] | None:
     """"How old was his mother when...?", "when is the blood test booked for?": the answer holds a number, a date,
     a time... When the best turn holds none, the answer is a close runner-up that does, or a later turn of the
@@ -399,6 +424,13 @@ def answer(ctx: AnswerContext) -> Result:
     close = [s for sc, s in ranked[1:4] if sc >= 0.8 * best_score]
     cited = [ctx.evidence(best, "keyword", best_score)] + [ctx.evidence(s, "keyword", sc) for sc, s in ranked[1:4]
                                                           if s in close]
+    booking = {"scheduled", "time"} & {k for k, _ in wanted(ctx.spec.question)} and BOOKING.search(ctx.spec.question)
+    settled = _settled(ctx, best, first) if booking else None
+    if settled is not None:
+        # Two slots offered ("8:40 in the morning, or 2:50 in the afternoon"): the one the other person chose is
+        # what was booked, and the choice and its confirmation are the evidence.
+        first, chosen = settled
+        cited = [cited[0]] + [ctx.evidence(s, "keyword", best_score) for s in chosen] + cited[1:2]
     option = _chosen_option(ctx.spec.question, [s for _, s in ranked[:3]])
     if option:
         first = option  # "are the coughs dry or wet?": the option the answering turn says
