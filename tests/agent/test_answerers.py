@@ -563,3 +563,20 @@ def test_a_dose_no_named_medicine_owns_is_another_medicine(answer, unnamed):
     assert _unnamed_doses(ctx, bought=True) == []  # nothing here answered "anything you buy?"
     # Doses not said in answer to a question about medicines are not counted.
     assert _unnamed_doses(_med_ctx([("DR", "How are you?"), ("PT", answer)])) == []
+
+
+def test_a_measurement_announced_is_answered_by_the_values_said_after_it():
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.speech import _values_after
+    from harp_desktop.agent.query import parse
+
+    lines = ["Now let's do your peak flow, blow as hard as you can.", "Good, that was 320, and I'll take the best one.",
+             "340, and the last one.", "330, so your best today is 340, your best last year was 450."]
+    ctx = _med_ctx([("DR", t) for t in lines])
+    ctx.spec = parse("What was her best peak flow today?", 600.0)
+    f = SimpleNamespace(concept="peak flow", segment_ids=[0], start_s=0.0, end_s=4.0, speaker="DR", text=lines[0])
+    got = _values_after(ctx, [f])
+    assert "340" in got.first and got.cited[0].segment_id == 3, got
+    ctx.segments = ctx.segments[:1]  # no value said afterwards: nothing to answer with here
+    assert _values_after(ctx, [f]) is None

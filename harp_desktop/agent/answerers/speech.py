@@ -884,6 +884,10 @@ def listing(ctx: AnswerContext) -> Result | None:
         if not pool:
             return None  # none of the clinician's own words name one: the turn that answers is found by meaning
     pool = sorted(pool, key=lambda f: f.start_s)[:6]
+    if set(kinds) == {"vital"} and not any(f.value for f in pool):
+        said_later = _values_after(ctx, pool)
+        if said_later is not None:
+            return said_later
     cited = [_value_ev(ctx, f) for f in pool]
     # A finding without a parsed value ("what temperature did she have?") shows its words instead.
     first = "; ".join(f.concept + (f" {f.value}" if f.value else f": \"{e.text.strip()[:90]}\"" if len(pool) <= 2 else "")
@@ -891,6 +895,26 @@ def listing(ctx: AnswerContext) -> Result | None:
     said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
     return Result(first[:160], f"From the {', '.join(kinds)} findings {ctx.window_words()}: {said}.", cited,
                   {"kind": "finding", "concepts": [f.concept for f in pool]})
+
+
+def _values_after(ctx: AnswerContext, pool: list) -> Result | None:
+    """A measurement announced ("now let's do your peak flow") whose values come in the next minute's turns
+    ("320", "340, and the last one", "so your best today is 340"): those turns, the one sharing most of the
+    question's other words ("best", "today") first; None when no later turn says a number."""
+    ev = _ev(ctx, pool[0])
+    spoken = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
+    later = [s for s in spoken if ev.end_s - 0.1 <= s["start_s"] <= ev.end_s + 60 and VALUE.search(s["text"])][:4]
+    if not later:
+        return None
+    extra = set(beyond_concepts(ctx.spec.question))
+    # (a tie goes to the turn saying more values: the summary "so your best today is 340, last year 450")
+    best = max(later, key=lambda s: (len(extra & set(lx.stems(s["text"]))), len(VALUE.findall(s["text"])), -s["start_s"]))
+    cited = [ctx.evidence(best, "time"), *[ctx.evidence(s, "time") for s in later if s is not best][:2], ev]
+    first = next((x for x in re.split(r"(?<=[.!?])\s+|,\s*", best["text"]) if VALUE.search(x)
+                  and extra & set(lx.stems(x))), None) or best["text"].strip()
+    return Result(first[:160], f"{pool[0].concept} was measured at {span(ev)}; the values follow: "
+                  + "; ".join(f"\"{e.text.strip()[:100]}\" {span(e)}" for e in cited[:3]) + ".", cited,
+                  {"kind": "answer_words", "terms": support.answer_words(ctx.spec.question, first)})
 
 
 def _of_kinds(concepts: list[str], kinds: list[str]) -> bool:
