@@ -189,7 +189,7 @@ def _pairs(utts: list[Utterance], vocab: Vocabulary, elicited: set[int]) -> dict
                 continue  # "Does the tightness spread to your arm?" "No": the tightness is still there
             if m.concept.kind == "allergy" and _allergy_answer(vocab, a, u, paired):
                 continue
-            if _answers_something_else(a, foci, first):
+            if _answers_something_else(a, foci, first) or (pol == "negated" and _narrower_named(a, m)):
                 continue
             st = _answer_status(s, m, a, first, open_q)
             if st is not None:
@@ -260,6 +260,15 @@ def _answers_something_else(a: Utterance, foci: list, first: list[str]) -> bool:
     asked = {m.concept.term for _, m in foci}
     own = any(x.how != "probe" and x.concept.term not in asked for x in a.sentences[0].matches)
     return own and not opens_answer(first)
+
+
+def _narrower_named(a: Utterance, m: Match) -> bool:
+    """The answer describes a narrower concept of the one asked as absent ("...when you cough?" (ASR lost "any
+    phlegm") / "No, nothing comes up, it's completely dry": no productive cough): its No is that one's, not the
+    cough's. ("No, and no productive cough either" names it outright: both are denied.)"""
+    words = set(m.concept.term.split())
+    return any(x.how == "absent" and x.concept.term != m.concept.term and x.concept.kind == m.concept.kind
+               and words < set(x.concept.term.split()) for s in a.sentences for x in s.matches)
 
 
 def _answer_status(q: Sentence, m: Match, a: Utterance, first: list[str], open_q: bool) -> str | None:
@@ -461,6 +470,8 @@ def _dedupe(fs: list[Finding]) -> list[Finding]:
         prev = last.get(k)
         if prev is not None and f.start_s - prev.end_s <= DEDUPE_S:
             prev.value = prev.value or f.value
+            # Said again ("a dry cough" ... "nothing comes up, it's completely dry"): one fact, both places its words.
+            prev.segment_ids = tuple(dict.fromkeys((*prev.segment_ids, *f.segment_ids)))
             continue
         kept.append(f)
         last[k] = f

@@ -319,3 +319,24 @@ def test_a_question_tagged_on_to_a_statement_leaves_the_statement(answer, concep
              Turn(2, 3.5, 8.0, "SPEAKER_2", "patient", answer)]
     got = {(f.concept, f.status) for f in extract(turns)}
     assert (concept, status) in got
+
+
+def test_a_no_describing_a_narrower_concept_is_that_ones():
+    # ASR lost "any phlegm" from the question; the answer describes no phlegm: the cough itself is not denied.
+    fs = extract(turns_of(("clinician", "And have you had a cough along with it?"),
+                          ("patient", "Yes, a dry cough, it's mostly at night."),
+                          ("clinician", "Are you bringing a penneful and one-you cough?"),
+                          ("patient", "No, nothing comes up, it's completely dry.")))
+    assert statuses(fs, "cough") == "affirmed" and statuses(fs, "productive cough") == "negated"
+    # The narrower one said outright as well: both denied.
+    both = extract(turns_of(("clinician", "Do you have a cough?"), ("patient", "No, and no productive cough either.")))
+    assert statuses(both, "cough") == "negated"
+
+
+def test_a_fact_said_twice_keeps_both_places():
+    fs = extract(turns_of(("clinician", "And have you had a cough along with it?"),
+                          ("patient", "Yes, a dry cough, it's mostly at night."),
+                          ("clinician", "Are you bringing any phlegm up when you cough?"),
+                          ("patient", "No, nothing comes up, it's completely dry.")))
+    denial = [f for f in fs if f.concept == "productive cough"]
+    assert len(denial) == 1 and {101, 103} <= set(denial[0].segment_ids), denial

@@ -678,10 +678,19 @@ def _value_turns(ctx: AnswerContext, cited: list[Evidence], stems: list[str]) ->
     want = set(stems)
     spoken = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
     for e in cited:
-        words = e.text.split()
-        at = next((i for i, w in enumerate(words) if want & set(lx.stems(w))), None)
-        if VALUE.search(" ".join(words[at:] if at is not None else words)):
-            out.append(e)  # the value after the measurement's words, or a turn that says only a value
+        # A finding said in several turns ("I'll take your temperature" ... "Your temperature is 37.8") is read
+        # turn by turn: the first that says a value after the measurement's words.
+        own = [ctx.evidence(s, "time") for s in spoken if s["start_s"] < e.end_s and s["end_s"] > e.start_s
+               and e.segment_id is not None] or [e]
+        hit = None
+        for x in own:
+            words = x.text.split()
+            at = next((i for i, w in enumerate(words) if want & set(lx.stems(w))), None)
+            if VALUE.search(" ".join(words[at:] if at is not None else words)):
+                hit = x  # the value after the measurement's words, or a turn that says only a value
+                break
+        if hit is not None:
+            out.append(hit)
             continue
         nxt = next((s for s in spoken if e.end_s - 0.1 <= s["start_s"] <= e.end_s + 60 and VALUE.search(s["text"])), None)
         if nxt is not None:
