@@ -279,7 +279,9 @@ def exists(ctx: AnswerContext) -> Result:
                 f"\"{_ev(ctx, f).text.strip()[:100]}\" {span(_ev(ctx, f))}" for f in yes[:4]))
         if heard:
             parts.append(f"heard: {len(heard)} sound event(s) ({', '.join(sorted({e.labels[0].split(' ')[0] if e.labels else 'sound' for e in heard}))}) at {cites(heard, 5)}")
-        cited = [_ev(ctx, f) for f in yes[:4]] + heard[:4]
+        # A category ("any respiratory symptoms?") is answered by each of its symptoms: cite more of them.
+        n = 6 if spec.category and not concepts else 4
+        cited = [_ev(ctx, f) for f in yes[:n]] + heard[:n]
         return Result("Yes", f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
                       {"kind": "finding", "concepts": [f.concept for f in yes], "events": bool(heard)})
     if not hits and concepts and MENTION.search(spec.question):
