@@ -580,3 +580,11 @@ def test_a_measurement_announced_is_answered_by_the_values_said_after_it():
     assert "340" in got.first and got.cited[0].segment_id == 3, got
     ctx.segments = ctx.segments[:1]  # no value said afterwards: nothing to answer with here
     assert _values_after(ctx, [f]) is None
+
+
+def test_a_degree_asked_of_a_symptom_must_be_said(consultation):
+    """"Only a little on the stairs" is breathlessness, not breathlessness so bad she cannot get dressed."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Is she so breathless that she can't get dressed?")
+    assert a.answer == "No" and "describes it as" in a.rationale, a.rationale
+    assert lib.ask(res.sha256, "Is she breathless on the stairs?").answer == "Yes"

@@ -191,6 +191,15 @@ NOT_ASKED = set(lx.stems("all ever mention mentioned mentions discuss discussed 
                          "say said tell told ask asked whether family history relative relatives past medical"))
 
 
+# A degree asked of a symptom: "so breathless (that) she can't finish her sentences", "too dizzy to stand",
+# "bad enough to keep him off work".
+SEVERITY = re.compile(r"\bso \w+(?: \w+)?,? (?:that )?(?P<a>(?:she|he|they|you|it|i)(?:'s| is| are)? ?(?:can'?t|cannot|"
+                      r"couldn'?t|is unable|are unable|has to|had to|needs? to|wakes?|stops?)\b[^?.,]*)"
+                      r"|\btoo \w+ to (?P<b>\w+[^?.,]*)|\b(?:bad|severe|serious) enough to (?P<c>\w+[^?.,]*)", re.I)
+
+DEGREE_GRAMMAR = set(lx.stems("can't cannot couldn't unable able has have had need needs needed stop stops"))
+
+
 def beyond_concepts(question: str) -> list[str]:
     """Topic stems of a question outside the phrases naming its concepts: "does he have to fast
     before the blood test?" asks about fasting; the blood test only says which one."""
@@ -247,7 +256,20 @@ def exists(ctx: AnswerContext) -> Result:
         # "Does the tightness go into her arm?", "does he have to fast before the blood test?": the question
         # asks something of the concept that the recording's words hold; those turns answer, as dialogue acts.
         # (A word most turns say, or a category question's examples, are not such a thing.)
-        extra = [t for t, n in said.doc_freq(ctx, beyond_concepts(spec.question)).items() if 0 < n <= 4]
+        df = said.doc_freq(ctx, beyond_concepts(spec.question))
+        extra = [t for t, n in df.items() if 0 < n <= 4 and t not in DEGREE_GRAMMAR]
+        severe = SEVERITY.search(spec.question)
+        degree = severe and next(g for g in severe.groups() if g)
+        if degree and not any(n for t, n in said.doc_freq(ctx, said.focus_terms(degree)).items()
+                              if t not in REPORTING and t not in NOT_ASKED and t not in DEGREE_GRAMMAR):
+            # "Is she so breathless she can't finish her sentences?": the degree is what is asked; when nothing
+            # said has its words, the symptom is there but not that badly.
+            yes_f = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+            if yes_f:
+                return Result("No", f"No — {yes_f[0].concept} is reported, but nothing said {ctx.window_words()} "
+                              f"describes it as \"{severe.group(0).strip()}\": \"{yes_f[0].text.strip()[:100]}\" "
+                              f"{span(_ev(ctx, yes_f[0]))}.", [_ev(ctx, yes_f[0])],
+                              {"kind": "finding", "concepts": [yes_f[0].concept]})
         if extra:
             told = _asserted(ctx, extra)  # the concept is the context; what is asked of it is the topic
             if told.cited:
