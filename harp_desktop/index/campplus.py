@@ -74,10 +74,10 @@ def fbank(wav: np.ndarray) -> np.ndarray:
 
 
 def _affine(sd: dict, key: str, eps: float = 1e-5) -> tuple[np.ndarray, np.ndarray]:
-    """Eval-mode batch norm as scale, shift."""
+    """Eval-mode batch norm as scale, shift (in the checkpoint's float64 copy: folded before rounding)."""
     w = sd.get(f"{key}.weight", 1.0)
     scale = w / np.sqrt(sd[f"{key}.running_var"] + eps)
-    return scale.astype(np.float32), (sd.get(f"{key}.bias", 0.0) - sd[f"{key}.running_mean"] * scale).astype(np.float32)
+    return scale, sd.get(f"{key}.bias", 0.0) - sd[f"{key}.running_mean"] * scale
 
 
 def _f32(a: np.ndarray) -> np.ndarray:
@@ -163,26 +163,31 @@ def _conv_mat(w: np.ndarray, scale: np.ndarray | float = 1.0) -> np.ndarray:
 
 
 class _BnReluLinear:
-    """relu(x * s + b) @ W, the pre-activation of a dense layer or a transit. With every s > 0 it is
-    relu(x + b / s) @ (s W): one elementwise pass fewer over the block's whole (growing) input."""
+    """relu(x * s + b) @ W, the pre-activation of a dense layer or a transit, over the block's whole (growing)
+    input, so its elementwise passes cost about half of what the matmul does. With every s > 0 it is one pass:
+    relu(x * s + b) = s * (max(x, -b / s) + b / s), so the product is max(x, -b / s) @ (s W) + (b / s) @ (s W),
+    the last term a constant row folded into the bias that follows."""
 
     def __init__(self, scale: np.ndarray, shift: np.ndarray, w: np.ndarray, out_scale: np.ndarray | float = 1.0
                  ) -> None:
         self.fold = bool(np.all(scale > 0))
         w = w * np.reshape(out_scale, (-1, 1))  # (O, C): a batch norm after the linear, folded into it
         if self.fold:
-            self.offset, self.w = _f32(shift / scale), _f32((w * scale[None, :]).T)
+            self.floor, self.w = _f32(-shift / scale), _f32((w * scale[None, :]).T)
+            self.bias = _f32((shift / scale) @ (w * scale[None, :]).T)
         else:
             self.scale, self.offset, self.w = _f32(scale), _f32(shift), _f32(w.T)
+            self.bias = np.zeros(w.shape[0], np.float32)
 
     def __call__(self, x: np.ndarray, buf: np.ndarray) -> np.ndarray:
+        """``x @ W`` of the activated input, without ``self.bias`` (the caller adds it with its own)."""
         a = buf[:, : x.shape[1]]
         if self.fold:
-            np.add(x, self.offset, out=a)
+            np.maximum(x, self.floor, out=a)
         else:
             np.multiply(x, self.scale, out=a)
             a += self.offset
-        np.maximum(a, 0.0, out=a)
+            np.maximum(a, 0.0, out=a)
         return a @ self.w
 
 
@@ -222,15 +227,15 @@ class CamPlusEncoder:
                 pre = f"xvector.block{i}.tdnnd{j}"
                 s2, b2 = _affine(sd, f"{pre}.nonlinear2.batchnorm")
                 cam = f"{pre}.cam_layer"
-                layers.append((_BnReluLinear(*_affine(sd, f"{pre}.nonlinear1.batchnorm"),
-                                             sd[f"{pre}.linear1.weight"][:, :, 0], s2), _f32(b2),
+                pre_act = _BnReluLinear(*_affine(sd, f"{pre}.nonlinear1.batchnorm"), sd[f"{pre}.linear1.weight"][:, :, 0], s2)
+                layers.append((pre_act, _f32(b2 + pre_act.bias),
                                _conv_mat(sd[f"{cam}.linear_local.weight"]), sd[f"{cam}.linear_local.weight"].shape[-1],
                                _f32(sd[f"{cam}.linear1.weight"][:, :, 0].T), _f32(sd[f"{cam}.linear1.bias"]),
                                _f32(sd[f"{cam}.linear2.weight"][:, :, 0].T), _f32(sd[f"{cam}.linear2.bias"])))
             transit = _BnReluLinear(*_affine(sd, f"xvector.transit{i}.nonlinear.batchnorm"),
                                     sd[f"xvector.transit{i}.linear.weight"][:, :, 0])
             self.blocks.append((dil, layers, transit))
-        self.out_bn = _affine(sd, "xvector.out_nonlinear.batchnorm")
+        self.out_bn = tuple(_f32(a) for a in _affine(sd, "xvector.out_nonlinear.batchnorm"))
         s, b = _affine(sd, "xvector.dense.nonlinear.batchnorm")  # 3D-Speaker's dense layer: norm without affine
         self.dense, self.dense_b = _f32((sd["xvector.dense.linear.weight"][:, :, 0] * s[:, None]).T), _f32(b)
 
@@ -280,6 +285,8 @@ class CamPlusEncoder:
                 np.maximum(h, 0.0, out=h)
                 grown[:, c: c + 32] = self._cam(h.reshape(bsz, t, -1), local, k, dil, w1, b1, w2, bb2).reshape(-1, 32)
             x = transit(grown, buf)
+            if transit.fold:
+                x += transit.bias
             c0 = x.shape[-1]
         x = x.reshape(bsz, t, c0)
         x *= self.out_bn[0]
@@ -305,13 +312,22 @@ class CamPlusEncoder:
 
     def embed(self, wav: np.ndarray) -> np.ndarray:
         """One embedding of a whole clip (a voice cue)."""
-        f = fbank(np.pad(np.asarray(wav, np.float32), (0, max(0, WIN - len(wav)))))
-        return self._run([f])[0]
+        with _single_thread_blas():
+            f = fbank(np.pad(np.asarray(wav, np.float32), (0, max(0, WIN - len(wav)))))
+            return self._run([f])[0]
 
     def embed_regions(self, wavs: list[np.ndarray], window_s: float = 1.6, hop_s: float = 0.8
                       ) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per region: window centres (s) and window embeddings, windows as ``SpeakerEncoder`` places them."""
         win, hop = round(window_s * SAMPLE_RATE), round(hop_s * SAMPLE_RATE)
+        with _single_thread_blas():  # the fbank's mel matmul too: with a BLAS thread pool it took 3x the CPU
+            centres, feats = self._windows(wavs, win, hop)
+            embs = self._run(feats) if feats else np.zeros((0, EMB_DIM), np.float32)
+        return list(zip(centres, np.split(embs, np.cumsum([len(c) for c in centres])[:-1]), strict=True))
+
+    @staticmethod
+    def _windows(wavs: list[np.ndarray], win: int, hop: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Window centres per region and the windows' mean-normalised fbanks."""
         n_frames = 1 + (win - WIN) // HOP
         centres, feats = [], []
         for w in wavs:
@@ -328,5 +344,4 @@ class CamPlusEncoder:
                        else log_mel(w[s: s + win]) for s in starts]
             centres.append(np.array([(s + min(win, len(w)) / 2) / SAMPLE_RATE for s in starts], np.float32))
             feats.extend((f - f.mean(axis=0, keepdims=True)).astype(np.float32) for f in raw)
-        embs = self._run(feats) if feats else np.zeros((0, EMB_DIM), np.float32)
-        return list(zip(centres, np.split(embs, np.cumsum([len(c) for c in centres])[:-1]), strict=True))
+        return centres, feats
