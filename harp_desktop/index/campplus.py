@@ -70,7 +70,7 @@ def log_mel(wav: np.ndarray) -> np.ndarray:
 def fbank(wav: np.ndarray) -> np.ndarray:
     """(frames, 80) mean-normalised log mel energies, Kaldi ``snip_edges`` framing."""
     feat = log_mel(wav)
-    return (feat - feat.mean(axis=0, keepdims=True)).astype(np.float32)
+    return (feat - feat.mean(axis=0, keepdims=True)).astype(np.float32) if len(feat) else feat
 
 
 def _affine(sd: dict, key: str, eps: float = 1e-5) -> tuple[np.ndarray, np.ndarray]:

