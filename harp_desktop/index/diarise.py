@@ -19,7 +19,7 @@ import numpy as np
 
 from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index.clustering import cluster_voices
-from harp_desktop.index.speakers import cluster_speakers
+from harp_desktop.index.speakers import _single_thread_blas, cluster_speakers
 from harp_desktop.types import Region
 
 WINDOW_S, HOP_S = 1.6, 0.8
@@ -107,6 +107,9 @@ def speaker_windows(audio: np.ndarray, regions: list[Region], rescued: np.ndarra
     # they take the voice of the rest of their region, else the nearest voice found elsewhere.
     spans = np.asarray(rescued, np.float32).reshape(-1, 2)
     attach = ((centres_a[:, None] >= spans[None, :, 0]) & (centres_a[:, None] <= spans[None, :, 1])).any(1)
-    labels = cluster_speakers(basis, attach_only=attach, groups=groups,
-                              method=partial(cluster_voices, threshold=CUT.get(name, CUT["ge2e"])))
+    # One BLAS thread: the Laplacian's eigh in OpenBLAS's pool spun on a shared machine (dev, 405 windows: 1.3 CPU-s
+    # for 0.03 single-threaded; 3,700 windows: 21 CPU-s for 8 at load 7; decisions.md "Speakers stage speed, stop 28").
+    with _single_thread_blas():
+        labels = cluster_speakers(basis, attach_only=attach, groups=groups,
+                                  method=partial(cluster_voices, threshold=CUT.get(name, CUT["ge2e"])))
     return centres_a, embs_a, labels
