@@ -5,8 +5,10 @@
 Questions: the time-answer voice-cue questions of ``benchmarks/bank/devhalf.jsonl``
 (query_type speaker with a cue clip) and of the dev set's ``queries.jsonl``. For each, the
 answer path of ``agent/answerers/voice_match.py`` without the planner: the cue's segment
-scores (RecordingTools.speaker: best-window GE2E cosine), ``speakers.pick_voice``, the
+scores (RecordingTools.speaker: best-window cosine, CAM++ where stored), ``speakers.pick_voice``, the
 earliest pick; right when its start is within 2 s of the first evidence span.
+``--encoder ge2e|campplus`` scores on that encoder's stored windows with its thresholds
+(settle.voice_thresholds; default: what the app uses, CAM++ where its windows are stored).
 ``--plain`` picks as before issue 18 (only segments within VOICE_NEAR_BEST of the best).
 Two questions with a time window ("on the telephone", "once the consultation is over")
 are left out: they test the window, which the planner supplies.
@@ -33,6 +35,8 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 DEV = REPO.parent / "shared" / "data" / "dev"
 
+from harp_desktop.index.diarise import VOICE_WINDOWS  # noqa: E402 -- after the repository is on the path
+
 
 def questions() -> list[tuple[dict, Path]]:
     out = []
@@ -44,11 +48,20 @@ def questions() -> list[tuple[dict, Path]]:
     return out
 
 
-def run(library: str, plain: bool) -> list[list]:
-    from harp_desktop.agent.settle import VOICE_MATCH, VOICE_NEAR_BEST
+def _tools(lib, rec: dict, encoder: str | None):
+    """RecordingTools scoring on ``encoder``'s windows (None: the app's choice)."""
+    from harp_desktop.retrieval.tools import RecordingTools
+
+    tools = RecordingTools(lib, rec)
+    if encoder:
+        tools._voice_encoder = encoder  # the cached property's slot
+    return tools
+
+
+def run(library: str, plain: bool, encoder: str | None = None) -> list[list]:
+    from harp_desktop.agent.settle import voice_thresholds
     from harp_desktop.api import Library
     from harp_desktop.index.speakers import pick_voice
-    from harp_desktop.retrieval.tools import RecordingTools
 
     rows = []
     skip = {"bank-r1-089", "bank-r2-105"}  # "on the telephone", "once the consultation is over": windows, not first
@@ -59,7 +72,8 @@ def run(library: str, plain: bool) -> list[list]:
             if rec is None or q["query_id"] in skip:
                 continue
             wav = sf.read(cue, dtype="float32")[0]
-            tools = RecordingTools(lib, rec)
+            tools = _tools(lib, rec, encoder)
+            VOICE_MATCH, VOICE_NEAR_BEST = voice_thresholds(tools.voice_encoder)  # noqa: N806
             scored = [(e.scores["speaker"], e.start_s) for e in tools.speaker(wav, None, 0.0, rec["duration_s"], 400)]
             best = max((x for x, _ in scored), default=0.0)
             if plain:  # before issue 18: the segments near the best only
@@ -88,7 +102,7 @@ class _Without:
 
     def array(self, rid, name):
         got = self._lib.array(rid, name)
-        if name not in ("speaker_windows", "speaker_window_times") or got is None:
+        if name not in ("speaker_windows", "speaker_window_times", VOICE_WINDOWS) or got is None:
             return got
         t = self._lib.array(rid, "speaker_window_times")[0]
         keep = (t < self._a) | (t > self._b)
@@ -117,12 +131,11 @@ def turn_questions() -> list[tuple[str, str, float, float, float]]:
     return out
 
 
-def run_turns(library: str) -> dict[str, list[bool]]:
+def run_turns(library: str, encoder: str | None = None) -> dict[str, list[bool]]:
     """Right / wrong per cue condition (full, short 1.5 s, phone-band) over ``turn_questions``."""
-    from harp_desktop.agent.settle import VOICE_MATCH, VOICE_NEAR_BEST
+    from harp_desktop.agent.settle import voice_thresholds
     from harp_desktop.api import Library
     from harp_desktop.index.speakers import band_limit, pick_voice
-    from harp_desktop.retrieval.tools import RecordingTools
 
     right: dict[str, list[bool]] = {"full": [], "short 1.5 s": [], "phone-band": []}
     with Library(library) as lib:
@@ -134,11 +147,12 @@ def run_turns(library: str) -> dict[str, list[bool]]:
                 audio[stem] = sf.read(rec["path"], dtype="float32")[0]
             cut = audio[stem][int(a * 16000): int(b * 16000)]
             labels = {s["start_s"]: s["speaker_label"] for s in lib.db.segments(rec["id"])}
-            tools = RecordingTools(_Without(lib, a, b), rec)
+            tools = _tools(_Without(lib, a, b), rec, encoder)
+            match, near_best = voice_thresholds(tools.voice_encoder)
             for cond, wav in (("full", cut), ("short 1.5 s", cut[:24000]), ("phone-band", band_limit(cut))):
                 scored = [(e.scores["speaker"], labels.get(e.start_s), e.start_s)
                           for e in tools.speaker(wav, None, 0.0, rec["duration_s"], 400)]
-                hits = sorted(pick_voice(scored, VOICE_MATCH, VOICE_NEAR_BEST))
+                hits = sorted(pick_voice(scored, match, near_best))
                 right[cond].append(bool(hits) and abs(hits[0] - want) <= 2.0)
     return right
 
@@ -148,11 +162,12 @@ def main() -> None:
     ap.add_argument("library")
     ap.add_argument("--plain", action="store_true")
     ap.add_argument("--turns", action="store_true", help="also first-speak questions cut from the recordings' turns")
+    ap.add_argument("--encoder", choices=("ge2e", "campplus"), help="score on this encoder's windows (default: the app's)")
     args = ap.parse_args()
     if args.turns:
-        for cond, ok in run_turns(args.library).items():
+        for cond, ok in run_turns(args.library, args.encoder).items():
             print(f"  turns, cue {cond}: right {sum(ok)} of {len(ok)}")
-    rows = run(args.library, args.plain)
+    rows = run(args.library, args.plain, args.encoder)
     for r in rows:
         print("  " + "  ".join(map(str, r)))
     print(f"  right {sum(r[-1] == 'yes' for r in rows)} of {len(rows)}")

@@ -213,7 +213,8 @@ class EvidencePath:
                 notes.append(f"tool {r.tool} unavailable: {r.error}")
         timings["retrieve"] = time.perf_counter() - t0 - refining
         t0 = time.perf_counter()
-        settled = settle(plan, evidence, question) or settle_who(question, evidence, tools.question_share())
+        settled = (settle(plan, evidence, question, getattr(tools, "voice_encoder", "ge2e"))
+                   or settle_who(question, evidence, tools.question_share()))
         heard = audio_llm.answer(audio, self.lib, rec, question, plan, evidence, self.evidence_mode, notes) \
             if audio is not None and settled is None else None  # code-settled answers need no clips
         if settled is not None:

@@ -156,7 +156,10 @@ EMOTIONS = {
     "disgust": re.compile(r"\bdisgust\w*|\brevolt\w*|\bgross\w*|\brepuls\w*|\bgrossed\b"),
     "calm": re.compile(r"\bcalm\w*|\brelaxed\b|\bserene\b|\bcomposed\b"),
     "neutral": re.compile(r"\bneutral\b|\bflat\b|\bmatter[- ]of[- ]fact\b"),
+    # Any emotion at all ("how many emotional outbursts?", "does anyone sound emotional?"): not a state asked of a time.
+    "emotional": re.compile(r"\bemotional(ly)?\b(?! (state|tone|content|quality|expression))|\bemotive\b"),
 }
+EMOTIONAL = ("angry", "sad", "happy", "fearful", "surprised", "disgust")  # what "emotional" covers: not neutral or calm
 MOOD_WORDS = re.compile(r"\bemotion\w*|\bfeel\w*|\bmood\b|\btone\b|\bsound(s|ed)?\b|\bcome across\b|\bseem\w*", IC)
 SOUNDS_LIKE = re.compile(r"\bsound\w*|\bseem\w*|\bvoice\b|\btone\b|\bcome across\b|\bcame across\b|\bcomes across\b|\bshow\w*"
                          r"|\bexpress\w*|\bemotion\w*|\bfeel\w*|\bmood\b|\bspeaks?\b|\bspoke\b|\btalk\w*|\bhear\w*|\bheard\b"
@@ -303,11 +306,15 @@ def clock_seconds(text: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-# Everyday words for the same person ("my mum" answers "his mother"): read as one stem everywhere.
+# Everyday words for the same person ("my mum" answers "his mother") or course: read as one stem everywhere.
 SAME_WORD = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "dad": "father",
              "daddy": "father", "hubby": "husband", "grandma": "grandmother", "granny": "grandmother", "nan": "grandmother",
              "nana": "grandmother", "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather",
-             "kid": "child", "kids": "child", "children": "child", "alright": "allright"}
+             "kid": "child", "kids": "child", "children": "child", "alright": "allright",
+             # The course of an illness in everyday words: "the cramps are easing off" says he is getting better.
+             "improving": "better", "improved": "better", "improves": "better", "improve": "better", "easing": "better",
+             "eased": "better", "eases": "better", "recovering": "better", "worsening": "worse", "worsened": "worse",
+             "deteriorating": "worse", "deteriorated": "worse"}
 
 
 def stem(w: str) -> str:

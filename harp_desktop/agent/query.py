@@ -218,6 +218,23 @@ def _in_concept_phrase(u: str, feeling: re.Pattern) -> bool:
                for m in load().match(toks))
 
 
+PERCEIVED = re.compile(r"\b(sound\w*|seem\w*|voice|tone|come across|came across|comes across|hear\w*|express\w*"
+                       r"|show\w*|look\w*|appear\w*|emotion\w*|speaker)\b", re.I)
+
+
+def _condition_asked(u: str, op: str, spec: QuerySpec) -> bool:
+    """Whether "is he depressed?" / "is she anxious at the moment?" asks about a condition the words report
+    (low mood, anxiety in the findings vocabulary), not an emotion heard: a yes/no question with no time,
+    quote or clip and no word of perceiving ("does she sound anxious?", "does the speaker seem sad?")."""
+    if op != "exists" or spec.window is not None or spec.quote or spec.cues or PERCEIVED.search(u):
+        return False
+    try:
+        from harp_desktop.findings.extract import mentioned_concepts
+    except ImportError:
+        return False
+    return bool(mentioned_concepts(u))
+
+
 def _names_symptom(q: str) -> bool:
     """Whether the question names a symptom of the findings vocabulary ("significant weight loss?" is
     about weight loss, not a weight reading)."""
@@ -264,7 +281,8 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     if op == "emotion_at":
         return "emotion"
     if emotion and (lx.SOUNDS_LIKE.search(u) or op in ("when_first", "when_all", "count")) \
-            and not lx.SAID_ABOUT.search(u) and not _in_concept_phrase(u, lx.EMOTIONS[emotion]):
+            and not lx.SAID_ABOUT.search(u) and not _in_concept_phrase(u, lx.EMOTIONS[emotion]) \
+            and not _condition_asked(u, op, spec):
         return "emotion"
     if spec.cues.get("speaker") and op in ("exists", "when_first", "when_all") and not event:
         return "voice"

@@ -18,10 +18,35 @@ from harp_desktop.types import Evidence
 
 VOICE_MATCH = 0.745  # best-window cosine between the cue's voice and a segment's (GE2E), tuned on dev
 VOICE_NEAR_BEST = 0.06
+# CAM++ cosines (cue clip against the stored CAM++ windows), calibrated on the development recordings' turns
+# (dev_long_01, bank_rec_01/02; benchmarks/paraling/voice_calibrate.py): the match threshold with the least
+# false-accept + false-reject rate of "is this voice in the recording?" over full, 1.5 s and phone-band cues
+# pooled (0.471: 0.07 + 0.06); near the best is GE2E's 0.06 scaled by how much more one voice's turns spread
+# under CAM++ (median standard deviation 0.042 against 0.026).
+CAM_MATCH = 0.47
+CAM_NEAR_BEST = 0.10
 # 85: "Dogs are sitting by the door" scores 82 against "Kids are talking by the door", as high as
 # ASR's "They're talking by the door" (80) for the real thing; a miss is better than a false count.
 QUOTE_MATCH = 85
 EMOTION_MIN = 0.6  # calibrated probability for "someone sounds <emotion>"; 0.5 and 0.7 scored worse on dev
+# The same two thresholds per encoder of the stored windows (RecordingTools.voice_encoder): cosines of
+# different encoders are on different scales (docs/decisions.md, "Voice cues on CAM++, stop 28").
+VOICE_THRESHOLDS: dict[str, tuple[float, float]] = {
+    "ge2e": (VOICE_MATCH, VOICE_NEAR_BEST),
+    "campplus": (CAM_MATCH, CAM_NEAR_BEST),
+}
+
+
+# One utterance against one turn: the equal-error threshold of each encoder on the trial list of
+# benchmarks/diar/voices_eer.py (142 utterances of 26 voices, acted RAVDESS emotions among them;
+# voice_calibrate.py --pairs). Looser than the match threshold, which must hold for the best of a
+# whole recording's windows: it admits a voice's emotional line as "possibly the same voice".
+SAME_VOICE: dict[str, float] = {"ge2e": 0.608, "campplus": 0.308}
+
+
+def voice_thresholds(encoder: str) -> tuple[float, float]:
+    """(match, near best) for the cosines of ``encoder``; GE2E's for an unknown one (older libraries)."""
+    return VOICE_THRESHOLDS.get(encoder, VOICE_THRESHOLDS["ge2e"])
 
 
 def _cites(items: list[Evidence], limit: int = 8) -> str:
@@ -33,14 +58,16 @@ def _label_items(evidence: list[Evidence], tool: str = "label") -> list[Evidence
     return sorted([e for e in evidence if tool in e.scores], key=lambda e: e.start_s)
 
 
-def voice_matches(evidence: list[Evidence]) -> list[Evidence]:
+def voice_matches(evidence: list[Evidence], encoder: str = "ge2e") -> list[Evidence]:
+    """The evidence whose "speaker" score (a cosine of ``encoder``) matches the cue's voice."""
+    match, near_best = voice_thresholds(encoder)
     scored = [e for e in evidence if "speaker" in e.scores]
     if not scored:
         return []
     best = max(e.scores["speaker"] for e in scored)
-    if best < VOICE_MATCH:
+    if best < match:
         return []
-    return sorted([e for e in scored if e.scores["speaker"] >= max(VOICE_MATCH, best - VOICE_NEAR_BEST)],
+    return sorted([e for e in scored if e.scores["speaker"] >= max(match, best - near_best)],
                   key=lambda e: e.start_s)
 
 
@@ -56,12 +83,13 @@ def count_quote(quote: str, evidence: list[Evidence]) -> list[Evidence]:
     return hits
 
 
-def settle(plan: Plan, evidence: list[Evidence], what: str) -> tuple[str, str, bool] | None:
-    """(answer line, rationale, supported) or None when code cannot decide."""
+def settle(plan: Plan, evidence: list[Evidence], what: str, voice_encoder: str = "ge2e") -> tuple[str, str, bool] | None:
+    """(answer line, rationale, supported) or None when code cannot decide; ``voice_encoder``: whose cosines
+    the evidence's "speaker" scores are (RecordingTools.voice_encoder)."""
     if plan.quality and plan.target_event:
         return settle_quality(plan, evidence)
     if plan.intent == "speaker" or any("speaker" in e.scores for e in evidence) and plan.intent in ("when", "yesno"):
-        matches = voice_matches(evidence)
+        matches = voice_matches(evidence, voice_encoder)
         if not matches:
             return "No", "No segment of the recording matches the example voice closely enough.", False
         first = matches[0]

@@ -49,8 +49,9 @@ def carries(e: Evidence, claim: dict, tags: list[dict], emotion_of: dict[int, st
         if label is None:  # dimensions and "what emotion": the cited speech must have been classified
             return e.segment_id in emotion_of or any(t["kind"] == "emotion" and _overlaps(e, t["start_s"], t["end_s"])
                                                      for t in tags)
-        return emotion_of.get(e.segment_id) == label or any(
-            t["kind"] == "emotion" and t["label"] == label and _overlaps(e, t["start_s"], t["end_s"]) for t in tags)
+        labels = set(lx.EMOTIONAL) if label == "emotional" else {label}  # "emotional": any emotion but neutral / calm
+        return emotion_of.get(e.segment_id) in labels or any(
+            t["kind"] == "emotion" and t["label"] in labels and _overlaps(e, t["start_s"], t["end_s"]) for t in tags)
     if kind == "voice":
         return e.scores.get("speaker", 0.0) > 0.0
     if kind == "turn":  # "when does her husband first speak?": a spoken turn of one of the subject's voices

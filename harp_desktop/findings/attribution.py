@@ -19,6 +19,11 @@ belongs to a speaker only when it is right against their speech (``NEAR_OUTSIDE_
 otherwise to nobody (on the bank recordings, bystanders' coughs 0.9-1.4 s from a
 stranger's speech were given to that stranger).
 
+A symptom sound that follows one of the same kind within ``BOUT_S``, nobody speaking between,
+is the same person's bout (a double cough, a run of sneezes), however far it is from speech:
+the second cough of a bout often falls just beyond ``NEAR_OUTSIDE_S`` of the turn the first
+one touched.
+
 Speaker embeddings of the cough audio are not used: a 0.3 s cough carries little of the
 voice, and no recording here has a cougher's own coughs and speech to measure it on.
 """
@@ -35,6 +40,7 @@ NEAR_S = 1.5  # in a consultation, a sound this close to a turn's edge belongs t
 NEAR_OUTSIDE_S = 0.75  # elsewhere, this close
 INSIDE = 0.5  # without words: share of the sound inside a turn that makes it that turn's
 WORD_TOL_S = 0.1  # a word ending / starting this far inside the sound still counts as before / after it
+BOUT_S = 1.5  # a symptom sound this soon after one of its kind, with no speech between, continues its bout
 SYMPTOM_SOUNDS = frozenset({"cough", "throat_clearing", "sneeze", "wheeze", "breathing", "gasp"})
 
 
@@ -54,7 +60,26 @@ def attribute_events(tags: list[dict], segments: list[dict], roles: dict[str, st
     turns = sorted((s for s in segments if s.get("speaker")), key=lambda s: s["start_s"])
     patients = {k for k, v in roles.items() if v == "patient"}
     # A phone ringing or music belongs to the room, not to whoever was speaking over it.
-    return [_one(t, turns, patients, sections) for t in tags if t["label"] not in AMBIENT_LABELS]
+    sounds = [t for t in tags if t["label"] not in AMBIENT_LABELS]
+    out = [_one(t, turns, patients, sections) for t in sounds]
+    order = sorted(range(len(sounds)), key=lambda i: sounds[i]["start_s"])
+    _bouts([sounds[i] for i in order], [out[i] for i in order], turns)
+    return out
+
+
+def _bouts(sounds: list[dict], out: list[EventSpeaker], turns: list[dict]) -> None:
+    """Give an unattributed symptom sound the speaker of the same-kind sound just before it (see the
+    module docstring), in order, so a bout of three carries through."""
+    last: dict[str, tuple[dict, EventSpeaker]] = {}
+    for tag, got in zip(sounds, out, strict=True):
+        label = tag["label"]
+        prev = last.get(label)
+        if (got.speaker is None and label in SYMPTOM_SOUNDS and prev is not None and prev[1].speaker
+                and tag["start_s"] - prev[0]["end_s"] <= BOUT_S
+                and not any(_spoken(s)[0] < tag["start_s"] and _spoken(s)[1] > prev[0]["end_s"] for s in turns)):
+            got.speaker, got.method = prev[1].speaker, "bout"
+            got.distance_s = round(tag["start_s"] - prev[0]["end_s"], 3)
+        last[label] = (tag, got)
 
 
 def _spoken(s: dict) -> tuple[float, float]:

@@ -58,6 +58,7 @@ PATIENT_CUES: list[tuple[re.Pattern, float]] = [
 ]
 MIN_CONFIDENCE, MAX_CONFIDENCE = 0.5, 0.99
 THIRD_MIN_TURNS, THIRD_MIN_MARGIN = 3, 1.5  # what a voice beyond the two main ones needs to get a role
+CALLER_ASKS = 2  # questions naming a symptom that make a call's questioning voice its clinician
 
 
 @dataclass
@@ -98,7 +99,7 @@ def assign_roles(segments: list[dict], sections: list[Section], manual: dict[str
     out = {label: _guess(row, label in main) for label, row in stats.items()}
     _one_of_each(out)
     if calls:
-        _callers(out, _stats(turns, calls, "phone_call"))
+        _callers(out, _stats(turns, calls, "phone_call"), _symptom_asks(turns, calls))
     for label, role in manual.items():
         prev = out.get(label, RoleGuess(role, 1.0, "manual"))
         out[label] = RoleGuess(role, 1.0, "manual", prev.clinician_score, prev.patient_score, prev.turns)
@@ -119,7 +120,24 @@ def _stats(turns: list[dict], sections: list[Section], kind: str) -> dict[str, l
     return stats
 
 
-def _callers(guesses: dict[str, RoleGuess], stats: dict[str, list[float]]) -> None:
+def _symptom_asks(turns: list[dict], calls: list[Section]) -> dict[str, int]:
+    """label -> the voice's turns on the calls that ask about a symptom or sign by name ("has he been
+    sick at all?", "does he have a stiff neck?"): what a triage nurse or a doctor ringing does, and
+    what staff booking a test or a caller reporting do not."""
+    from harp_desktop.findings.vocab import load, tokenize
+
+    vocab, out = load(), {}
+    for t in turns:
+        if not in_sections(t["start_s"], t["end_s"], calls, "phone_call"):
+            continue
+        for q in re.findall(r"[^.?!]*\?", t["text"]):
+            if any(m.how != "probe" and m.concept.kind == "symptom" for m in vocab.match(tokenize(q))):
+                out[t["speaker"]] = out.get(t["speaker"], 0) + 1
+    return out
+
+
+def _callers(guesses: dict[str, RoleGuess], stats: dict[str, list[float]], asks: dict[str, int] | None = None
+             ) -> None:
     """Voices of a clinical phone call that the consultation did not place (a phone line changes
     a voice enough for the diariser to give it a new label): when no patient is heard on the
     call, its most patient-like voice is the patient (patient cues outweighing clinician ones:
@@ -137,7 +155,8 @@ def _callers(guesses: dict[str, RoleGuess], stats: dict[str, list[float]]) -> No
         n, cs, ps = int(row[2]), round(row[0] / row[2], 3), round(row[1] / row[2], 3)
         if k == patient and margin[k] < 0:
             guesses[k] = RoleGuess("patient", min(0.7, _confidence(margin[k], n)), "auto", cs, ps, n)
-        elif margin[k] >= THIRD_MIN_MARGIN and n >= THIRD_MIN_TURNS:
+        elif n >= THIRD_MIN_TURNS and (margin[k] >= THIRD_MIN_MARGIN
+                                       or (margin[k] > 0 and (asks or {}).get(k, 0) >= CALLER_ASKS)):
             guesses[k] = RoleGuess("clinician", min(0.7, _confidence(margin[k], n)), "auto", cs, ps, n)
         else:
             guesses[k] = RoleGuess("other", 0.6, "auto", cs, ps, n)

@@ -87,6 +87,7 @@ class Concept:
     contagious: bool = False
     fixed_status: str | None = None
     absent: tuple[str, ...] = ()  # phrases saying the concept is not there ("good air entry")
+    presents_as: tuple[str, ...] = ()  # a diagnosis: the symptom concepts it is the state of (depression: low mood)
 
 
 @dataclass
@@ -320,7 +321,7 @@ def load(path: str | None = None) -> Vocabulary:
             term=d["term"], kind=d["kind"], category=d["category"], synonyms=tuple(d["synonyms"]),
             probes=tuple(d.get("probes", ())), as_exam=d.get("as_exam"), allergens=tuple(d.get("allergens", ())),
             contagious=bool(d.get("contagious", False)), fixed_status=d.get("fixed_status"),
-            absent=tuple(d.get("absent", ())),
+            absent=tuple(d.get("absent", ())), presents_as=tuple(d.get("presents_as", ())),
         )
     return Vocabulary(concepts, senses=data.get("senses", {}), sense_words=data.get("sense_words", {}))
 

@@ -1,11 +1,12 @@
 """Who speaks when: speaker windows over the VAD regions, and their voice labels.
 
-Two encoders look at the same windows (1.6 s every 0.8 s): GE2E, whose embeddings are
-stored and serve voice search and the per-speaker centroids (their thresholds are GE2E
-cosines), and CAM++, whose embeddings decide the labels. Why two: CAM++ (trained on ~200k
-real speakers) separates voices GE2E merges -- the two sides of a phone call, voices of one
-synthesiser -- while swapping the stored vectors would invalidate every calibrated voice-cue
-threshold (docs/decisions.md, "Diarisation: CAM++ and spectral clustering").
+Two encoders look at the same windows (1.6 s every 0.8 s): GE2E, whose embeddings serve the
+per-speaker centroids and the voice cues of libraries indexed before CAM++ windows were kept,
+and CAM++, whose embeddings decide the labels and, stored beside GE2E's, score voice cues
+(docs/decisions.md, "Diarisation: CAM++ and spectral clustering", "Voice cues on CAM++").
+Why two: CAM++ (trained on ~200k real speakers) separates voices GE2E merges -- the two sides
+of a phone call, voices of one synthesiser -- and matches a cue clip to its speaker at about
+half GE2E's equal-error rate.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -26,7 +27,8 @@ WINDOW_S, HOP_S = 1.6, 0.8
 # Average-linkage cut inside each spectral cluster, on each encoder's own cosine scale: 0.4 is
 # GE2E's long-standing cut; CAM++'s windows of one voice spread more (0.6; 0.55-0.65 alike on dev).
 CUT = {"ge2e": 0.4, "campplus": 0.6}
-VERSION = "v4-spectral-groups8"
+# v5: the CAM++ window embeddings are stored too ("speaker_windows_campplus"); the labels are unchanged.
+VERSION = "v5-spectral-groups8-keepcam"
 # Regions embedded per call. CAM++ batches equal-length windows of one call together and its numbers move in the
 # last float bits with the batch's make-up, so a group's embeddings are a function of the group's audio only
 # when groups are fixed: consecutive runs of GROUP regions from the recording's start (after the 0.5 s filter).
@@ -34,6 +36,8 @@ VERSION = "v4-spectral-groups8"
 # (the unit before issue 20): what is left at Stop is at most one group; CPU the same (CAM++ batches 16 windows,
 # a group of 8 regions holds ~35).
 GROUP = 8
+# The stored array of the diarisation encoder's (CAM++) window embeddings, beside GE2E's "speaker_windows".
+VOICE_WINDOWS = "speaker_windows_campplus"
 MIN_REGION_S = 0.5
 
 
@@ -79,11 +83,29 @@ def _embed(enc, wavs: list[np.ndarray], starts: list[float], report: Callable[[f
     return centres, embs
 
 
+class SpeakerWindows(NamedTuple):
+    """The speaker windows of a recording, row i of each array being window i."""
+
+    centres: np.ndarray  # (n,) window centres, seconds
+    embs: np.ndarray  # (n, enc.dim) the main encoder's (GE2E) embeddings
+    labels: np.ndarray  # (n,) voice labels
+    voices: np.ndarray | None  # (n, diar.dim) the diarisation encoder's (CAM++) embeddings, None without one
+
+
 def speaker_windows(audio: np.ndarray, regions: list[Region], rescued: np.ndarray, enc, diar=None,
                     report: Callable[[float], None] = lambda f: None, check: Callable[[], None] = lambda: None,
                     cache: Any = None, fingerprint: str = "") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(centres_s, ``enc`` embeddings, labels) of the speaker windows over ``regions`` of ``audio``;
-    labels from ``diar``'s embeddings of the same windows when given. Shared by the speakers stage
+    """(centres_s, ``enc`` embeddings, labels) of the speaker windows over ``regions`` of ``audio``
+    (``speaker_windows_all`` without the diarisation embeddings)."""
+    got = speaker_windows_all(audio, regions, rescued, enc, diar, report, check, cache, fingerprint)
+    return got.centres, got.embs, got.labels
+
+
+def speaker_windows_all(audio: np.ndarray, regions: list[Region], rescued: np.ndarray, enc, diar=None,
+                        report: Callable[[float], None] = lambda f: None, check: Callable[[], None] = lambda: None,
+                        cache: Any = None, fingerprint: str = "") -> SpeakerWindows:
+    """The speaker windows over ``regions`` of ``audio``: centres, ``enc`` embeddings, labels, and ``diar``'s
+    embeddings of the same windows, which decide the labels when given. Shared by the speakers stage
     and benchmarks/diar_eval.py, so what is measured is what is indexed. ``cache``/``fingerprint``: groups
     embedded ahead while recording (``_embed``)."""
     wavs, starts = region_wavs(audio, regions)
@@ -93,7 +115,8 @@ def speaker_windows(audio: np.ndarray, regions: list[Region], rescued: np.ndarra
     embs_a = np.concatenate(embs) if embs else np.zeros((0, enc.dim), np.float32)
     groups = np.concatenate([np.full(len(c), i) for i, c in enumerate(centres)]) if centres else np.zeros(0, np.int64)
     if len(embs_a) == 0:
-        return centres_a, embs_a, np.zeros(0, np.int64)
+        return SpeakerWindows(centres_a, embs_a, np.zeros(0, np.int64),
+                              None if diar is None else np.zeros((0, diar.dim), np.float32))
     basis, name = embs_a, getattr(enc, "name", "ge2e")
     if diar is not None:
         d_centres, d_embs = _embed(diar, wavs, starts, lambda f: report(share + (1 - share) * f), check, cache,
@@ -107,9 +130,9 @@ def speaker_windows(audio: np.ndarray, regions: list[Region], rescued: np.ndarra
     # they take the voice of the rest of their region, else the nearest voice found elsewhere.
     spans = np.asarray(rescued, np.float32).reshape(-1, 2)
     attach = ((centres_a[:, None] >= spans[None, :, 0]) & (centres_a[:, None] <= spans[None, :, 1])).any(1)
-    # One BLAS thread: the Laplacian's eigh in OpenBLAS's pool spun on a shared machine (dev, 405 windows: 1.3 CPU-s
-    # for 0.03 single-threaded; 3,700 windows: 21 CPU-s for 8 at load 7; decisions.md "Speakers stage speed, stop 28").
+    # One BLAS thread: the Laplacian's eigh in OpenBLAS's pool spun on a shared machine (load 7: 1,200 windows 5.9
+    # CPU-s vs 0.34 single-threaded, 3,700 windows 21 vs 8.2; decisions.md "Speakers stage speed, stop 28").
     with _single_thread_blas():
         labels = cluster_speakers(basis, attach_only=attach, groups=groups,
                                   method=partial(cluster_voices, threshold=CUT.get(name, CUT["ge2e"])))
-    return centres_a, embs_a, labels
+    return SpeakerWindows(centres_a, embs_a, labels, None if diar is None else np.asarray(basis, np.float32))

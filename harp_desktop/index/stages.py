@@ -17,8 +17,8 @@ from harp_desktop.index.asr_states import STATES_PROFILE, put_chunk_states
 from harp_desktop.index.chunk_cache import chunk_key, recording_key, take_or
 from harp_desktop.index.context import StageContext
 from harp_desktop.index.diarise import HOP_S as SPEAKER_HOP_S
+from harp_desktop.index.diarise import VOICE_WINDOWS, speaker_windows_all
 from harp_desktop.index.diarise import WINDOW_S as SPEAKER_WINDOW_S  # noqa: F401 -- the stage key reads it here
-from harp_desktop.index.diarise import speaker_windows
 from harp_desktop.index.vad import rescue_regions, speech_regions
 from harp_desktop.types import Region, Word
 
@@ -141,7 +141,7 @@ def load_words(ctx: StageContext) -> list[Word]:
 def run_speakers(ctx: StageContext) -> dict:
     t0 = time.perf_counter()
     got = ctx.db.get_array(ctx.rid, "vad_rescued")
-    centres_a, embs_a, labels = speaker_windows(
+    centres_a, embs_a, labels, voices = speaker_windows_all(
         ctx.audio, _regions(ctx), got[0] if got is not None else np.zeros((0, 2), np.float32),
         ctx.models.speaker(), ctx.models.diariser(), ctx.report, ctx.check, ctx.models.ahead(), ctx.fingerprint)
     n = int(labels.max()) + 1 if len(labels) else 0
@@ -150,6 +150,10 @@ def run_speakers(ctx: StageContext) -> dict:
         ctx.db.put_array(ctx.rid, "speaker_windows", embs_a.astype(np.float32), {"hop_s": SPEAKER_HOP_S})
         ctx.db.put_array(ctx.rid, "speaker_window_times", centres_a.astype(np.float32))
         ctx.db.put_array(ctx.rid, "speaker_window_labels", labels.astype(np.int32))
+        if voices is not None:
+            # The CAM++ embeddings that decided the labels, row for row with the windows above: voice cues are
+            # scored on them (retrieval/tools.py), at half GE2E's equal-error rate.
+            ctx.db.put_array(ctx.rid, VOICE_WINDOWS, voices.astype(np.float32), {"encoder": "campplus"})
 
     info = {"windows": len(embs_a), "speakers": n}
     ctx.finish("speakers", time.perf_counter() - t0, info, write)

@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 
 from harp_desktop.audio.decode import SAMPLE_RATE, load_clip, open_cache
 from harp_desktop.index.ambient_labels import AMBIENT_SOURCE
+from harp_desktop.index.diarise import VOICE_WINDOWS
 from harp_desktop.types import Evidence
 
 TOOLS = ("time", "keyword", "label", "text_emb", "audio_emb", "speaker")
@@ -171,6 +172,8 @@ class RecordingTools:
             raise ValueError("the example clip is shorter than 0.25 s")
         if space == "speaker":
             return self.lib.models.speaker().embed(wav)
+        if space == "voice":  # CAM++, the encoder of the stored VOICE_WINDOWS (index/diarise.py)
+            return self.lib.models.diariser().embed(wav)
         fs = self.lib.models.yamnet().run(wav)
         emb = fs.embeddings if fs.embeddings is not None else fs.scores
         v = np.asarray(emb, np.float32).mean(axis=0)
@@ -211,17 +214,34 @@ class RecordingTools:
                 break
         return out
 
+    @property
+    def voice_encoder(self) -> str:
+        """Which encoder's cosines ``speaker`` returns for a cue clip: "campplus" when the recording's CAM++
+        windows are stored (speakers stage v5 on), else "ge2e". Their thresholds differ
+        (settle.voice_thresholds): a score means nothing without its encoder."""
+        if "_voice_encoder" not in self.__dict__:
+            got = self.lib.array(self.rid, VOICE_WINDOWS)
+            self._voice_encoder = "campplus" if got is not None and len(got[0]) else "ge2e"
+        return self._voice_encoder
+
     def speaker(self, cue: Path | np.ndarray | None, name: str | None, start_s: float, end_s: float,
                 k: int = 20) -> list[Evidence]:
-        """Segments in the voice of the cue clip (cosine to each segment's voice), or of a named speaker."""
+        """Segments in the voice of the cue clip (cosine to each segment's voice, on ``voice_encoder``'s
+        scale), or of a named speaker."""
         if name:
             wanted = name.strip().lower()
             ids = [s["id"] for s in self.lib.db.speakers(self.rid)
                    if wanted in {(s["name"] or "").lower(), s["label"].lower()}]
             return [self.from_segment(s, "speaker", 1.0) for s in self.segments_in(start_s, end_s)
                     if s["speaker_id"] in ids]
-        vec = self.cue_embedding(cue, "speaker")
-        got = self.lib.array(self.rid, "speaker_windows")
+        if self.voice_encoder == "campplus":
+            # CAM++ windows (the ones that decided the labels): half GE2E's equal-error rate on a cue
+            # against a recording's speech, phone-band cues included (docs/decisions.md, stop 28).
+            vec = self.cue_embedding(cue, "voice")
+            got = self.lib.array(self.rid, VOICE_WINDOWS)
+        else:
+            vec = self.cue_embedding(cue, "speaker")
+            got = self.lib.array(self.rid, "speaker_windows")
         times = self.lib.array(self.rid, "speaker_window_times")
         if got is None or times is None or not len(got[0]):
             hits = self.lib.vectors.search(self.rec["sha256"], "speaker", vec, k, self._window_ids(start_s, end_s))

@@ -500,3 +500,37 @@ def test_prescribed_and_bought_medicines_are_counted_apart(tmp_path):
                           "How many medicines does she take, prescribed or bought?": "3"}, counts
     finally:
         lib.close()
+
+
+def test_a_symptom_of_someone_else_is_not_the_subjects(consultation):
+    """The clinician naming the patient's symptom ("the tightness is from the coughing") does not give the
+    clinician that symptom; the patient's statement is cited as why the answer is No."""
+    lib, res = consultation
+    tight = lib.ask(res.sha256, "Does the doctor have chest tightness?")
+    assert tight.answer == "No" and "someone other than" in tight.rationale, tight.rationale
+    assert any(e.start_s < 20 for e in tight.evidence), tight.evidence  # "I have had a tightness in my chest"
+    assert lib.ask(res.sha256, "Has the doctor got a cough?").answer == "No"
+
+
+
+@pytest.mark.parametrize("question", [
+    "Can you find where he first tells her the pain has shifted over to the right?",
+    "Could you show me the moment when the doctor mentions antibiotics?",
+    "Find the point at which she talks about her father",
+])
+def test_the_request_frame_is_not_the_topic(question):
+    """"Can you find where..." asks to locate; its "find" is not an examination finding asked about."""
+    from harp_desktop.agent.answerers.speech import _without_frame
+    from harp_desktop.agent.lexicon import KIND_WORDS
+    from harp_desktop.agent.query import parse
+
+    body = _without_frame(parse(question, 600.0))
+    assert not KIND_WORDS["examination"].search(body), body
+    assert KIND_WORDS["examination"].search("What did the doctor find when she examined him?")
+
+
+def test_when_a_question_word_is_never_said_the_turn_that_means_it_answers(consultation):
+    """"pin-points" is never said: the turn that means it answers, at its start."""
+    lib, res = consultation
+    a = lib.ask(res.sha256, "Can you find where she first pin-points the tightness to her chest?")
+    assert parse_clock(a.answer) is not None and parse_clock(a.answer) <= 30.0, a.rationale

@@ -288,3 +288,44 @@ def test_pronoun_contractions_are_grammar_not_topic() -> None:
 
     assert content_terms("By the end, does the patient say she's relieved?") == ["end", "relieved"]
     assert content_terms("Is he saying he's worse, or that they're better?") == ["saying", "worse", "better"]
+
+
+@pytest.mark.parametrize(("question", "target"), [
+    # A feeling word that is also a condition, asked yes/no with no word of perceiving: the condition.
+    ("Is he currently depressed?", "speech"),
+    ("Is the patient anxious at the moment?", "speech"),
+    ("Is she feeling low these days?", "speech"),
+    ("Has he been stressed lately?", "speech"),
+    # ... heard in a voice, at a time or of a speaker: the emotion.
+    ("Does she sound anxious?", "emotion"),
+    ("Does the speaker seem depressed?", "emotion"),
+    ("Is anyone heard sounding sad in the waiting room?", "emotion"),
+    ("Between 60 and 90 seconds, is the woman anxious?", "emotion"),
+])
+def test_a_condition_asked_is_not_an_emotion_heard(question, target) -> None:
+    assert parse(question, DUR).target == target, parse(question, DUR)
+
+
+def test_the_course_of_an_illness_in_everyday_words_meets_better_and_worse() -> None:
+    from harp_desktop.agent.lexicon import stems
+
+    assert "better" in stems("the cramps are easing off") and "better" in stems("she's improving")
+    assert stems("his breathing has deteriorated")[-1] == stems("worse")[0] and "better" not in stems("it is worse")
+
+
+@pytest.mark.parametrize(("question", "emotion"), [
+    ("During the consultation, how many emotional voices can be heard from the corridor?", "emotional"),
+    ("Does anybody get emotional in the waiting area?", "emotional"),
+    ("What is the emotional state of the man at 03:00?", None),  # a state asked of a time: whichever it is
+])
+def test_emotional_means_any_emotion(question, emotion) -> None:
+    assert parse(question, DUR).emotion == emotion
+
+
+def test_any_emotion_is_carried_by_any_emotion_tag() -> None:
+    from harp_desktop.agent.support import carries
+    from harp_desktop.types import Evidence
+
+    e = Evidence(start_s=1.0, end_s=2.0, segment_id=7, speaker="A", text="Kids are talking by the door.")
+    assert carries(e, {"kind": "emotion", "label": "emotional"}, [], {7: "fearful"})
+    assert not carries(e, {"kind": "emotion", "label": "emotional"}, [], {7: "neutral"})

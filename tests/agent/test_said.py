@@ -116,3 +116,16 @@ def test_a_reply_clause_is_a_speech_act(question, clause):
 ])
 def test_a_reading_aloud_is_told_from_other_speech(question, reads):
     assert bool(said.READING.search(question)) == reads
+
+
+@pytest.mark.parametrize("question", [
+    "On the phone, how does Daniel say he's doing?",
+    "How is the patient getting on now?",
+    "How has she been?",
+    "How did the caller say his son was feeling?",
+])
+def test_how_someone_is_doing_asks_for_a_state(question):
+    from harp_desktop.agent.answerers.said import wanted
+
+    assert "state" in [name for name, _ in wanted(question)]
+    assert "state" not in [name for name, _ in wanted("How does the doctor examine her?")]

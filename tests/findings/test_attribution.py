@@ -108,3 +108,15 @@ def test_the_stage_attributes_with_the_stored_words(library_dir):
                                        "text": f"w{i}", "prob": 0.9})
         got = service.analyse(lib.db, rid, None, lambda turns: []).events
     assert [(e.speaker, e.method) for e in got] == [(None, "none")]  # without words: SPEAKER_1, in_turn
+
+
+def test_a_cough_right_after_an_attributed_one_continues_its_bout():
+    # Outside a consultation a cough 1.0 s after the first (which touched X's turn) is still X's:
+    # a double cough; one after someone else spoke between, or 3 s later, is not carried on.
+    turns = [words_seg(10.0, 12.0, "X", [(10.0, 12.0)]), words_seg(16.0, 18.0, "Y", [(16.0, 18.0)])]
+    tags = [tag(1, 12.1, 12.4), tag(2, 13.4, 13.7), tag(3, 18.1, 18.4), tag(4, 21.5, 21.8)]
+    got = attribute_events(tags, turns, ROLES, [])
+    assert [(e.speaker, e.method) for e in got] == [("X", "next_to"), ("X", "bout"), ("Y", "next_to"), (None, "none")]
+    # a different kind of sound does not continue a cough's bout
+    laugh = tag(5, 13.4, 13.7, "laughter")
+    assert attribute_events([tag(1, 12.1, 12.4), laugh], turns, ROLES, [])[1].speaker is None

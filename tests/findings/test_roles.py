@@ -108,3 +108,24 @@ def test_a_telephone_consultation_is_read_from_the_call():
     calls = [Section("phone_call", 6.0, 46.0)]
     roles = assign_roles(segments(turns), calls, calls=calls)
     assert roles["SPEAKER_2"].role == "clinician" and roles["SPEAKER_3"].role == "patient"
+
+
+def test_a_caller_asking_about_symptoms_by_name_is_the_calls_clinician():
+    # A triage nurse rings back a parent already heard in the consultation: her questions name symptoms
+    # (the receptionist's above never do), though her cue margin per turn is small, the parent talking too.
+    consult = segments()
+    call = [seg(60.0, 63.0, "SPEAKER_4", "Hello, it's the practice nurse calling back."),
+            seg(63.5, 67.0, "SPEAKER_3", "Hello, thanks, it's about my little boy."),
+            seg(67.5, 70.0, "SPEAKER_4", "Okay. Has he been sick at all?"),
+            seg(70.5, 72.0, "SPEAKER_3", "Just once this morning."),
+            seg(72.5, 75.0, "SPEAKER_4", "Right. And does he have a stiff neck?"),
+            seg(75.5, 77.0, "SPEAKER_3", "No, he can look down fine."),
+            seg(77.5, 80.0, "SPEAKER_4", "Thank you. Bring him in at four, we'll see him then.")]
+    calls = [Section("phone_call", 59.0, 81.0)]
+    roles = assign_roles(consult + call, find_sections(consult) + calls, calls=calls)
+    assert roles["SPEAKER_4"].role == "clinician" and roles["SPEAKER_3"].role == "patient"
+    # The same voice asking only about the booking stays someone else.
+    booking = [seg(s["start_s"], s["end_s"], s["speaker"], s["text"].replace("Has he been sick at all?", "Is four okay?")
+                   .replace("does he have a stiff neck?", "can you bring his red book?")) for s in call]
+    roles = assign_roles(consult + booking, find_sections(consult) + calls, calls=calls)
+    assert roles["SPEAKER_4"].role == "other"

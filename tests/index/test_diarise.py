@@ -11,7 +11,7 @@ import soundfile as sf
 
 from harp_desktop.index.campplus import EMB_DIM, CamPlusEncoder, fbank
 from harp_desktop.index.clustering import cluster_voices, spectral
-from harp_desktop.index.diarise import speaker_windows
+from harp_desktop.index.diarise import speaker_windows, speaker_windows_all
 from harp_desktop.types import Region
 from tests.conftest import DATA
 
@@ -121,6 +121,23 @@ def test_labels_come_from_the_diarisation_embeddings_and_ge2e_rows_are_kept():
     assert stored.shape == (20, 4) and (stored == np.eye(4)[0]).all()  # what voice search reads: GE2E
     assert centres.tolist() == pytest.approx([i + 0.4 for i in range(20)])
     assert len(np.unique(labels)) == 2 and all(len(np.unique(labels[truth == k])) == 1 for k in range(2))
+
+
+def test_the_diarisation_embeddings_are_returned_row_for_row_with_the_windows():
+    """What the speakers stage stores as VOICE_WINDOWS (CAM++ rows, voice cues score on them) is the
+    diarisation encoder's embedding of the same window as each GE2E row and centre."""
+    emb, _ = _voices([6, 6], 0.05, seed=7)
+    regions = [Region(float(i), i + 0.8) for i in range(12)]
+    audio = np.zeros(13 * SR, np.float32)
+    got = speaker_windows_all(audio, regions, np.zeros((0, 2)), _Fake("ge2e", [np.eye(4)[0]] * 12),
+                              _Fake("campplus", list(emb)))
+    assert got.voices is not None and got.voices.dtype == np.float32
+    assert got.voices.shape == (12, emb.shape[1]) == (len(got.centres), emb.shape[1])
+    assert np.allclose(got.voices, emb)  # window i's CAM++ row, in window order
+    alone = speaker_windows_all(audio, regions, np.zeros((0, 2)), _Fake("ge2e", list(emb)))
+    assert alone.voices is None  # no diarisation encoder: nothing to store beside GE2E
+    assert [a.tolist() for a in speaker_windows(audio, regions, np.zeros((0, 2)), _Fake("ge2e", list(emb)))] == \
+        [alone.centres.tolist(), alone.embs.tolist(), alone.labels.tolist()]
 
 
 @pytest.fixture(scope="session")

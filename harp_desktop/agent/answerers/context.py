@@ -29,6 +29,11 @@ INTRODUCES = re.compile(rf"\b(this is|it's|here's|i've brought|i brought|(?:came
                         rf"({lx.RELATIONS})\b", re.I)
 # A voice naming itself: "I'm Sheila", "my name is Diane", "it's Kevin speaking", "this is Graham".
 SELF_NAMED = re.compile(r"\b(I'm|I am|my name is|my name's|this is|it's|call me)\s+([A-Z][a-z]{2,})\b(?!\s+[A-Z])")
+# A clinician who is not a doctor says so when answering ("you're speaking to the triage nurse", "I'm one of the
+# pharmacists here"): "who asked...?" is then answered with that title, as the people in the room would say it.
+TITLE = re.compile(r"\b(?:i'm|i am|this is|it's|you're speaking to|you are speaking to|speaking to|you're through to)\s+"
+                   r"(?:the |a |one of the |your )?(?:practice |triage |duty |community |hospital |district |specialist "
+                   r"|clinical |heart failure )?(nurse|pharmacist|physio\w*|midwife|paramedic|health visitor)s?\b", re.I)
 NOT_NAMES = {"just", "fine", "sorry", "here", "not", "really", "very", "the", "okay", "doctor", "good", "going", "afraid",
              "glad", "worried", "sure", "looking", "calling", "ringing", "now", "still", "quite", "about", "that", "your"}
 ATTRIBUTE_S = 1.5  # a sound this close to a turn belongs to that turn's speaker
@@ -386,6 +391,15 @@ class AnswerContext:
         desc = f"the {who}{phrase.get(place, '')}" + (" (reading aloud)" if reading else "")
         return f"{named}, {desc}" if named else desc
 
+    def title_of(self, label: str | None) -> str | None:
+        """The title a voice gives itself (``TITLE``: "nurse", "pharmacist"), or None."""
+        for s in self.segments:
+            if label and self.label_of(s) == label:
+                m = TITLE.search(s["text"])
+                if m:
+                    return m.group(1).lower()
+        return None
+
     def role_name(self, label: str | None) -> str:
         role = self.roles.get(label or "")
         if role == "other" and label in self.other_names:
@@ -397,5 +411,5 @@ class AnswerContext:
             return seen[label]
         if role == "clinician":
             return next((s.name for s in [self.spec.subject, *self.spec.others] if s.kind == "clinician" and s.name),
-                        "clinician")
+                        None) or self.title_of(label) or "clinician"
         return role or (label or "an unidentified speaker")

@@ -15,7 +15,9 @@ import re
 import numpy as np
 from rapidfuzz import fuzz
 
+from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
+from harp_desktop.agent.answerers.voice_match import close_turns
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.settle import CANNOT_TELL, EMOTION_MIN
 from harp_desktop.index.emotion_dims import CIRCUMPLEX, cue_score
@@ -102,7 +104,8 @@ def tagged(ctx: AnswerContext, label: str) -> list[Evidence]:
     """Moments tagged ``label`` with enough confidence, in the windows, for the subject."""
     out: list[Evidence] = []
     for a, b in ctx.windows:
-        out += [e for e in ctx.tools.label(label, a, b, "emotion") if e.scores["label"] >= EMOTION_MIN]
+        for one in (lx.EMOTIONAL if label == "emotional" else (label,)):
+            out += [e for e in ctx.tools.label(one, a, b, "emotion") if e.scores["label"] >= EMOTION_MIN]
     who = ctx.speakers_for(ctx.spec.subject)
     by_id = {s["id"]: s for s in ctx.segments}
     if who is not None:
@@ -124,7 +127,8 @@ def answer_label(ctx: AnswerContext) -> Result:
         # "When did someone sound happy?" presumes it happens: below the confidence bar, the speech
         # whose most likely emotion is that label still answers, and the rationale says so.
         pr = probs(ctx)
-        weak = [s for s in _subject_segments(ctx, spec.subject) if s["id"] in pr and top(pr[s["id"]])[0] == label]
+        weak = [s for s in _subject_segments(ctx, spec.subject) if s["id"] in pr
+                and top(pr[s["id"]])[0] in (lx.EMOTIONAL if label == "emotional" else (label,))]
         if weak:
             ev = ctx.evidence(weak[0], "emotion")
             return Result(format_clock(weak[0]["start_s"]), f"No speech {where} reached the confidence bar for {label}; "
@@ -330,15 +334,18 @@ def answer_locate(ctx: AnswerContext) -> Result:
     ctx.notes.append(f"the emotion example sounds {label}")
     segs = _subject_segments(ctx, spec.subject)
     wav = ctx.cue_wavs.get("speaker")
-    if not segs and wav is not None:
-        # No turn passes the voice threshold (emotional speech moves a voice's embedding): the three
-        # turns in the window closest to the clip's voice are the candidates, and the answer says so.
-        by_id = {s["id"]: s for s in ctx.segments}
-        near = [e for a, b in ctx.windows for e in ctx.tools.speaker(wav, None, a, b, k=3)]
-        segs = [by_id[e.segment_id] for e in sorted(near, key=lambda e: -e.scores["speaker"])[:3]
-                if e.segment_id in by_id]
-        if segs:
+    if wav is not None:
+        closest = close_turns(ctx, wav, ctx.windows)
+        if not segs and closest:
+            # No turn passes the voice threshold (emotional speech moves a voice's embedding): the three
+            # turns in the window closest to the clip's voice are the candidates, and the answer says so.
+            segs = [s for _, s, _ in closest]
             ctx.notes.append("no turn matched the speaker clip closely; chose among the 3 closest voices in the window")
+        else:
+            # The voice matched, but its acted line often did not: it scores below the match threshold and
+            # diarisation gives it a label of its own (docs/decisions.md, "Voice cues on CAM++, stop 28"). The
+            # closest turns in the window that are still possibly this voice (same-voice threshold) are candidates.
+            segs = segs + [s for _, s, same in closest if same and s not in segs]
     pr = {s["id"]: p for s in segs if (p := probs_of(ctx, s))}
     cands = [s for s in segs if s["id"] in pr]
     if not cands:

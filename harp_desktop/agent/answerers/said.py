@@ -61,6 +61,12 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
      re.compile(rf"\b{NUM}\b|%|\bper ?cent\b", re.I)),
     ("name", re.compile(r"\bnames?\b|\bcalled\b|\bwho is\b", re.I),
      re.compile(r"(?<=[a-z,] )[A-Z][a-z]{2,}\b|\b(I'm|I am|this is|it's|my name is|called) [A-Z][a-z]+")),
+    # How someone is doing ("how does he say he's doing?", "how has she been?"): a turn that reports a course or state.
+    ("state", re.compile(r"\bhow (is|are|was|were|'s)\b.{0,40}\b(doing|getting on|feeling|keeping|coping|managing)\b"
+                         r"|\bhow (does|did|do)\b.{0,40}\b(doing|getting on|feeling|keeping|coping|managing)\b"
+                         r"|\bhow (has|have)\b.{0,30}\bbeen\b\s*(doing|feeling|keeping)?\s*[?.]?\s*$", re.I),
+     re.compile(r"\b(better|worse|easing|eased|improv\w*|settl\w*|the same|fine|not (great|good|bad|too bad)|awful|rough"
+                r"|poorly|still|anymore|no longer)\b", re.I)),
     ("place", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?where\b", re.I),
      re.compile(r"\b(in|at|on|to|into|from|near|down|up) (the|my|his|her|a|your)\b|\b(left|right|side|front|back|here|there)\b",
                 re.I)),

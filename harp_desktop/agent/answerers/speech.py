@@ -61,6 +61,14 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
     return found
 
 
+def _diagnoses_of(concepts: list[str]) -> set[str]:
+    """The diagnoses that are the lasting state of these symptoms (vocabulary ``presents_as``): "is he
+    depressed?" is answered by "I had depression a few years ago" as much as by "I feel low"."""
+    from harp_desktop.findings.vocab import load
+
+    return {c.term for c in load().concepts.values() if set(c.presents_as) & set(concepts)}
+
+
 def _same_kind(a: str, b: str) -> bool:
     """Two symptoms (a cough, a productive cough), not a symptom and an examination finding."""
     from harp_desktop.findings.vocab import load
@@ -120,6 +128,8 @@ RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no lon
 
 THIRD_PERSON = re.compile(r"\b(he|he's|him|his|she|she's|her)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|me|my)\b", re.I)
+SECOND_PERSON = re.compile(r"\b(you|you're|you've|your)\b", re.I)
+OWN_COMPLAINT = re.compile(r"\b(my|i've (got|had|been)|i have (got|had|been|a)|i had|i get|i'm (getting|feeling))\b", re.I)
 
 
 CHILD = re.compile(r"\b(child|children|baby|boy|girl|kid|toddler|infant|lad|little one)\b", re.I)
@@ -138,6 +148,10 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital")
     who = ctx.speakers_for(subject)
+    if who is not None and f.speaker in who and f.role == "clinician" and f.kind == "symptom":
+        # A clinician naming a symptom speaks of the patient ("the tightness is from the coughing"), so
+        # "has the doctor got a cough?" counts only the clinician's own first-person complaint.
+        return bool(OWN_COMPLAINT.search(f.text)) and not SECOND_PERSON.search(f.text)
     return who is None or f.speaker in who
 
 
@@ -213,7 +227,7 @@ def exists(ctx: AnswerContext) -> Result:
         return _mentioned(ctx, concepts)
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
-        hits = [f for f in pool if f.concept in concepts]
+        hits = [f for f in pool if f.concept in concepts or f.concept in _diagnoses_of(concepts)]
         what = " / ".join(c for c in concepts)
     elif spec.subject.kind == "other" and _asks_health(spec):
         hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
@@ -281,6 +295,16 @@ def exists(ctx: AnswerContext) -> Result:
                         for g in hits[:3])
         return Result("No", f"No — {why}.", [_ev(ctx, g) for g in hits[:3]],
                       {"kind": "finding", "concepts": [f.concept for f in hits]})
+    if concepts and spec.subject.kind != "anyone":
+        # Said, but of someone else ("does she have back pain?" when only her husband's back is bad): the
+        # statement is the evidence that it is not hers, so it is cited, not reported as never mentioned.
+        theirs = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f) and f not in pool]
+        if theirs:
+            why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}, said by {g.role or g.speaker}: "
+                            f"\"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}" for g in theirs[:3])
+            return Result("No", f"No — said of someone other than {spec.subject.describe()}: {why}.",
+                          [_ev(ctx, g) for g in theirs[:3]],
+                          {"kind": "finding", "concepts": [f.concept for f in theirs]})
     return Result("No", f"No — not mentioned: no statement about {what} {where} "
                   f"{'' if spec.subject.kind == 'anyone' else 'by or about ' + spec.subject.describe()}".rstrip() + ".",
                   [], claim, True)
@@ -523,9 +547,15 @@ SPEAKING = {lx.stem(w) for w in ("speak speaks spoke speaking talk talks talked 
                                  "husband wife partner son daughter mother father relative receptionist friend").split()}
 
 
+# How the asker asks ("can you find where...", "show me the point at which...") is not what is asked about.
+REQUEST_FRAME = re.compile(r"^\s*(?:(?:can|could|would) you |please )?(?:find|show|locate|point (?:me )?to|tell me|give me)"
+                           r"(?: me)?(?: (?:the )?(?:moment|point|place|time|bit|part|spot))?(?: where| when| at which| in which)?\b",
+                           re.I)
+
+
 def _without_frame(spec, who: bool = False) -> str:
     """The question without its window and anchor phrases (and, with ``who``, its subjects' words)."""
-    body = spec.question
+    body = REQUEST_FRAME.sub(" ", spec.question)
     for phrase in (spec.window_text, " ".join(spec.relative) if spec.relative else None,
                    *([spec.subject.name, *[o.name for o in spec.others]] if who else [])):
         if phrase:
@@ -589,6 +619,13 @@ def when(ctx: AnswerContext) -> Result:
     hits = _term_hits(ctx, ctx.spec.terms, ctx.speakers_for(ctx.spec.subject))
     key = said.rarest(ctx, spec.question)
     hits = [e for e in hits if said.carries(e.text, key)] if key else hits  # the topic word, not "gets"
+    meant = False
+    if not found and _unsaid_terms(ctx):
+        # "Where does he first say the pain has shifted to the right?" when he said "moved": a word of the
+        # question nobody says leaves only its commonest words to match; the turns that mean it answer instead.
+        by_meaning = _meant_turns(ctx)
+        if by_meaning:
+            hits, meant = by_meaning, True
     # The first (or last) time the topic comes up is in the findings or in the words, whichever is
     # earlier: "let me examine you" comes before the first examination finding.
     seen = {(round(e.start_s), round(e.end_s)) for e in cited}
@@ -597,17 +634,37 @@ def when(ctx: AnswerContext) -> Result:
     if not cited:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
                       f"{ctx.window_words()}.", [], claim, False)
-    if READS_VALUE.search(spec.question):
+    if READS_VALUE.search(spec.question) and not meant:
         # "when does the doctor read out his temperature?": the turn that says the value, not the one that
         # announces the measuring ("I'll take your temperature").
         valued = _value_turns(ctx, cited, [*key, *_topic_of_when(spec)])
         if valued:  # the value's turn need not repeat the measurement's name: it carries the time asked for
             cited, claim = valued, {"kind": "turn", "speakers": None}
     pick = cited[-1] if spec.ordinal == "last" else cited[0]
-    t = _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
+    # (A turn chosen by meaning has no word of the question to place the time on: its start.)
+    t = pick.start_s if meant else _word_time(ctx, pick, [*key, *_topic_of_when(spec)])
     return Result(format_clock(t), f"{spec.ordinal.capitalize()} said at {span(pick)}"
                   + (f", the words at {format_clock(t)}" if abs(t - pick.start_s) >= 1.0 else "")
                   + f": \"{pick.text.strip()[:140]}\"", [pick, *[c for c in cited if c is not pick][:2]], claim)
+
+
+MEANT_SHARE = 0.85  # turns scoring this share of the best-meaning turn are candidates for "the first time"
+
+
+def _unsaid_terms(ctx: AnswerContext) -> list[str]:
+    """Topic words of the question that no turn of the recording says."""
+    terms = [t for t in said.focus_terms(lx.QUOTE_FREE.sub(" ", ctx.spec.question)) if t not in REPORTING]
+    return [t for t, n in said.doc_freq(ctx, terms).items() if n == 0]
+
+
+def _meant_turns(ctx: AnswerContext) -> list[Evidence]:
+    """The turns that answer the question best by words and meaning together (``said.rank``), near the best."""
+    ranked = said.rank(ctx)
+    if not ranked or ranked[0][0] <= 0:
+        return []
+    best = ranked[0][0]
+    return sorted((ctx.evidence(s, "keyword", sc) for sc, s in ranked if sc >= MEANT_SHARE * best),
+                  key=lambda e: e.start_s)
 
 
 VALUE = re.compile(r"\d{2}|\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred)\b", re.I)
@@ -790,7 +847,9 @@ def _options_word(spec, word: str) -> str:
     m = lx.CLINICIAN.search(spec.question)
     if "clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower():
         # The question's own word for the clinician, else "doctor (clinician)": the reader may have said either.
-        return m.group(2).lower() if m else "doctor (clinician)"
+        title = word.replace("the ", "", 1)
+        return m.group(2).lower() if m else f"{title} (clinician)" if title not in ("clinician", "doctor") \
+            else "doctor (clinician)"
     return word.replace("the ", "", 1)
 
 

@@ -43,6 +43,7 @@ def identify(ctx: AnswerContext) -> Result:
     best = max(hits, key=lambda e: e.scores.get("speaker", 0.0))
     label = getattr(best, "speaker_label", None) or best.speaker
     role = ctx.roles.get(label or "")
-    word = {"patient": "patient", "clinician": "doctor (clinician)"}.get(role or "") or ctx.role_name(label)
+    title = ctx.title_of(label) if role == "clinician" else None
+    word = {"patient": "patient", "clinician": f"{title or 'doctor'} (clinician)"}.get(role or "") or ctx.role_name(label)
     return Result(word, f"The example voice is closest to {label} ({role or 'role unknown'}; voice similarity "
                   f"{best.scores.get('speaker', 0.0):.2f}), heard at {cites(hits[:4])}.", hits[:4], claim)

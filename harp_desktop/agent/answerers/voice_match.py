@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from harp_desktop.agent.settle import VOICE_MATCH, VOICE_NEAR_BEST
+from harp_desktop.agent.settle import SAME_VOICE, voice_thresholds
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
@@ -48,11 +48,23 @@ def voice_segments(ctx: VoiceContext, wav) -> list[Evidence]:
         e.speaker_label = ctx.label_of(seg) if seg else None  # type: ignore[attr-defined]
     from harp_desktop.index.speakers import pick_voice  # near the best, plus the best's diarised speaker
 
+    # The thresholds of the encoder whose windows scored the cue (CAM++ where stored, else GE2E).
     picked = pick_voice([(e.scores["speaker"], e.speaker_label, e) for e in scored],  # type: ignore[attr-defined]
-                        VOICE_MATCH, VOICE_NEAR_BEST)
+                        *voice_thresholds(ctx.tools.voice_encoder))
     out = sorted(picked, key=lambda e: e.start_s)
     cache[id(wav)] = out
     return out
+
+
+def close_turns(ctx: VoiceContext, wav, windows: list[tuple[float, float]], k: int = 3) -> list[tuple[float, dict, bool]]:
+    """The ``k`` turns in ``windows`` closest to the clip's voice, best first, as (score, segment, same), where
+    ``same``: the score reaches the encoder's same-voice threshold (settle.SAME_VOICE), a voice's emotional
+    line included, another voice's mostly not."""
+    by_id = {s["id"]: s for s in ctx.segments}
+    near = [e for a, b in windows for e in ctx.tools.speaker(wav, None, a, b, k=k)]
+    same = SAME_VOICE.get(ctx.tools.voice_encoder, SAME_VOICE["ge2e"])
+    return [(e.scores["speaker"], by_id[e.segment_id], e.scores["speaker"] >= same)
+            for e in sorted(near, key=lambda e: -e.scores["speaker"])[:k] if e.segment_id in by_id]
 
 
 def median_f0(wav: np.ndarray, sr: int = 16000) -> float | None:
