@@ -102,9 +102,8 @@ class _Conv2d:
     def __call__(self, x: np.ndarray, relu: bool = True, residual: np.ndarray | None = None) -> np.ndarray:
         b, r, w, c = x.shape
         if self.stride == 1:
-            assert self.k == 3
             r_out, planes = r, [x.reshape(-1, c)]
-            taps = [(0, i * w + j) for i in range(3) for j in range(3)]
+            taps = [(0, i * w + j) for i in range(3) for j in range(3)] if self.k == 3 else [(0, w + 1)]
         else:  # rows 2f + i of the padded input: even rows (i = 0, 2) and odd rows (i = 1) as two planes
             f_out = (r - 2 + 2 * (self.k // 2) - self.k) // 2 + 1
             r_out = f_out + 2

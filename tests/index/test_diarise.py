@@ -173,3 +173,23 @@ def test_region_fbank_sliced_per_window_equals_per_window_fbank(campp, campp_ref
         feats = [fbank(w[s: s + win]) for s in starts]
         ref = np.concatenate([campp_reference._forward(f[None]) for f in feats])
         np.testing.assert_allclose(embs, ref, atol=2e-5)
+
+
+@pytest.mark.parametrize(("k", "stride", "freq"), [(3, 1, 10), (3, 2, 10), (3, 2, 9), (1, 2, 10), (1, 2, 9), (1, 1, 10)])
+def test_flat_layout_conv_equals_a_direct_conv(k, stride, freq):
+    """The front end's tap-offset conv (batch norm folded) equals the textbook zero-padded conv, odd sizes too."""
+    from harp_desktop.index.campplus import _Conv2d
+
+    rng = np.random.default_rng(k * 10 + stride + freq)
+    w, scale, shift = rng.standard_normal((8, 4, k, k)), rng.uniform(0.5, 2.0, 8), rng.standard_normal(8)
+    x = rng.standard_normal((2, freq, 7, 4)).astype(np.float32)
+    padded = np.zeros((2, freq + 2, 9, 4), np.float32)
+    padded[:, 1:-1, 1:-1] = x
+    got = _Conv2d(w, scale, shift, stride)(padded, relu=False)
+    p = k // 2
+    xq, f_out = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0))), (freq + 2 * p - k) // stride + 1
+    ref = sum(xq[:, i: i + stride * (f_out - 1) + 1: stride, j: j + 7] @ (w[:, :, i, j] * scale[:, None]).T
+              for i in range(k) for j in range(k)) + shift
+    assert got.shape == (2, f_out + 2, 9, 8)
+    np.testing.assert_allclose(got[:, 1:-1, 1:-1], ref, atol=2e-5)
+    assert not got[:, [0, -1]].any() and not got[:, :, [0, -1]].any()  # the border the next conv reads as padding
