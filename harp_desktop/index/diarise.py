@@ -20,7 +20,7 @@ import numpy as np
 
 from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index.clustering import cluster_voices
-from harp_desktop.index.speakers import cluster_speakers
+from harp_desktop.index.speakers import _single_thread_blas, cluster_speakers
 from harp_desktop.types import Region
 
 WINDOW_S, HOP_S = 1.6, 0.8
@@ -130,6 +130,9 @@ def speaker_windows_all(audio: np.ndarray, regions: list[Region], rescued: np.nd
     # they take the voice of the rest of their region, else the nearest voice found elsewhere.
     spans = np.asarray(rescued, np.float32).reshape(-1, 2)
     attach = ((centres_a[:, None] >= spans[None, :, 0]) & (centres_a[:, None] <= spans[None, :, 1])).any(1)
-    labels = cluster_speakers(basis, attach_only=attach, groups=groups,
-                              method=partial(cluster_voices, threshold=CUT.get(name, CUT["ge2e"])))
+    # One BLAS thread: the Laplacian's eigh in OpenBLAS's pool spun on a shared machine (load 7: 1,200 windows 5.9
+    # CPU-s vs 0.34 single-threaded, 3,700 windows 21 vs 8.2; decisions.md "Speakers stage speed, stop 28").
+    with _single_thread_blas():
+        labels = cluster_speakers(basis, attach_only=attach, groups=groups,
+                                  method=partial(cluster_voices, threshold=CUT.get(name, CUT["ge2e"])))
     return SpeakerWindows(centres_a, embs_a, labels, None if diar is None else np.asarray(basis, np.float32))

