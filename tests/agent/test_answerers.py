@@ -180,6 +180,7 @@ def test_family_history_is_a_relatives_condition(consultation):
     lib, res = consultation
     who = lib.ask(res.sha256, "Who in her family had a heart attack?")
     assert "father" in who.answer, who.answer  # the relative the words name
+    assert who.evidence and who.evidence[0].start_s < 70, who.rationale  # the statement, verified as the finding
     assert lib.ask(res.sha256, "Any family history of heart attack?").answer == "Yes"  # "My father had a heart attack"
     assert lib.ask(res.sha256, "Has she had a heart attack herself?").answer == "No"
 

@@ -781,8 +781,9 @@ def who(ctx: AnswerContext) -> Result:
                 word = f"the {ctx.other_names[f.speaker]}"
             elif rel:  # "My dad has high blood pressure": the relative the words name
                 word = f"a relative (the {rel.group(0).lower()})"
+        # The statement of the fact is the evidence: checked as the finding it is, not by the question's words.
         return Result(_options_word(spec, word), f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
-                      f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], claim)
+                      f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], {"kind": "finding", "concepts": [f.concept]})
     body = q
     for pat in (ASKING, RAISING, SPEECH_ACT):
         body = pat.sub(" ", body)
