@@ -589,3 +589,14 @@ def test_a_degree_asked_of_a_symptom_must_be_said(consultation):
     a = lib.ask(res.sha256, "Is she so breathless that she can't get dressed?")
     assert a.answer == "No" and "describes it as" in a.rationale, a.rationale
     assert lib.ask(res.sha256, "Is she breathless on the stairs?").answer == "Yes"
+
+
+def test_asked_about_and_not_reported_is_a_no_with_the_exchange_as_evidence():
+    from harp_desktop.agent.answerers.speech import _asked_unconfirmed
+
+    ctx = _med_ctx([("DR", "Any other symptoms, any headaches, rashes or joint pains?"),
+                    ("PT", "I had a rash on my arms last week but it's cleared up now.")])
+    ctx.window_words = lambda: "in the recording"
+    got = _asked_unconfirmed(ctx, ["headache"])
+    assert got.first == "No" and [e.segment_id for e in got.cited] == [0, 1], got
+    assert _asked_unconfirmed(ctx, ["ankle swelling"]) is None  # never asked: nothing to cite

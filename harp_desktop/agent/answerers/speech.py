@@ -319,6 +319,11 @@ def exists(ctx: AnswerContext) -> Result:
                         for g in hits[:3])
         return Result("No", f"No — {why}.", [_ev(ctx, g) for g in hits[:3]],
                       {"kind": "finding", "concepts": [f.concept for f in hits]})
+    # (Only when no statement of it was read at all: one about someone else is answered below.)
+    stated = any(f.concept in concepts and _in_scope(ctx, f) for f in ctx.findings)
+    asked = _asked_unconfirmed(ctx, concepts) if concepts and not stated else None
+    if asked is not None:
+        return asked
     if concepts and spec.subject.kind != "anyone":
         # Said, but of someone else ("does she have back pain?" when only her husband's back is bad): the
         # statement is the evidence that it is not hers, so it is cited, not reported as never mentioned.
@@ -514,6 +519,24 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
     if yes:
         return Result("Yes", f"Yes — said {ctx.window_words()}: {said_}.", cited, claim)
     return Result("No", f"No — {said_}.", cited, claim)
+
+
+def _asked_unconfirmed(ctx: AnswerContext, concepts: list[str]) -> Result | None:
+    """The clinician asked about the concept and the answer reported no such thing ("Any other symptoms, any
+    headaches...?" / "I had a rash last week"): a No with the exchange as its evidence; None if never asked."""
+    from harp_desktop.agent.replies import reply_to
+
+    clinicians = {k for k, v in ctx.roles.items() if v == "clinician"}
+    for e in _naming(ctx, concepts, clinicians or None):
+        if not said._is_question(e.text):
+            continue
+        reply = reply_to(ctx.segments, e.segment_id) if e.segment_id is not None else None
+        cited = [e] + ([ctx.evidence(reply, "keyword")] if reply is not None else [])
+        answer = f"; the answer: \"{reply['text'].strip()[:100]}\" {span(cited[1])}" if reply is not None else ""
+        return Result("No", f"No — asked about {' / '.join(concepts)} {ctx.window_words()} at {span(e)} "
+                      f"(\"{e.text.strip()[:100]}\"), and nothing reported it{answer}.", cited,
+                      {"kind": "turn", "speakers": None}, True)
+    return None
 
 
 def _naming(ctx: AnswerContext, concepts: list[str], who: set[str] | None) -> list[Evidence]:
