@@ -255,6 +255,12 @@ AUSCULTATION = re.compile(r"\b(on (examination|auscultation|listening)|auscultat
 EXAM_SOUNDS = ("wheeze", "breathing")  # sounds a clinician listens for (a cough while she listens is still a cough)
 
 
+# A verb of saying governing a clause ("did he mention that he listens to music?", "did the doctor say she heard a
+# wheeze?"): what was said, whatever hearing word the clause holds.
+SAYING_CLAUSE = re.compile(r"\b(mention\w*|say|says|said|tell|tells|told|report\w*|admit\w*)\b (that )?(he|she|they|i|you|"
+                           r"the \w+|someone|anyone)\b", re.I)
+
+
 def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     u = _unquoted(q).lower()
     if op in ("compare", "change"):
@@ -276,7 +282,7 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
         return "speech"  # "is her cough worse at night?": something said of the symptom, not whether it is heard
     if event and not lx.REPORTED.search(u):
         return "event"
-    if event and lx.HEARD.search(u):
+    if event and lx.HEARD.search(u) and not SAYING_CLAUSE.search(u):
         return "event"
     if op == "emotion_at":
         return "emotion"

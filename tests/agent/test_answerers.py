@@ -600,3 +600,11 @@ def test_asked_about_and_not_reported_is_a_no_with_the_exchange_as_evidence():
     got = _asked_unconfirmed(ctx, ["headache"])
     assert got.first == "No" and [e.segment_id for e in got.cited] == [0, 1], got
     assert _asked_unconfirmed(ctx, ["ankle swelling"]) is None  # never asked: nothing to cite
+
+
+def test_a_mention_is_found_by_all_its_words_not_by_a_common_one(consultation):
+    """"...listens to music": nobody says music (the doctor's "listen" is not it); the worry is said in its words."""
+    lib, res = consultation
+    music = lib.ask(res.sha256, "Did she mention that she listens to music?")
+    assert music.answer == "No" and music.plan["query"]["target"] == "speech", music.rationale
+    assert lib.ask(res.sha256, "Did she mention that she keeps worrying about her heart?").answer == "Yes"

@@ -329,3 +329,13 @@ def test_any_emotion_is_carried_by_any_emotion_tag() -> None:
     e = Evidence(start_s=1.0, end_s=2.0, segment_id=7, speaker="A", text="Kids are talking by the door.")
     assert carries(e, {"kind": "emotion", "label": "emotional"}, [], {7: "fearful"})
     assert not carries(e, {"kind": "emotion", "label": "emotional"}, [], {7: "neutral"})
+
+
+@pytest.mark.parametrize(("question", "target"), [
+    ("Did he mention that he listens to music?", "speech"),
+    ("Did the doctor say she heard a wheeze?", "speech"),
+    ("Is music heard in the waiting room?", "event"),
+    ("Can you hear anyone coughing while the doctor listens to her chest?", "event"),
+])
+def test_a_verb_of_saying_governs_the_hearing_word_after_it(question, target):
+    assert parse(question, DUR).target == target

@@ -546,6 +546,10 @@ def _naming(ctx: AnswerContext, concepts: list[str], who: set[str] | None) -> li
             and (who is None or ctx.label_of(x) in who) and support.names_concepts(x["text"], concepts)][:4]
 
 
+MENTION_FRAME = set(lx.stems("mention mentions mentioned mentioning anyone anybody someone somebody talk talks talked "
+                             "discuss discussed bring brought raise raised"))
+
+
 def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
     """"Did the doctor mention antibiotics?": whether the words (or the concept) were said, whatever their status."""
     spec = ctx.spec
@@ -556,7 +560,9 @@ def _mentioned(ctx: AnswerContext, concepts: list[str]) -> Result:
     cited = [_ev(ctx, f) for f in found[:4]]
     if not cited and concepts:  # named in words the vocabulary knows ("never smoker" names smoking), whatever the status
         cited = _naming(ctx, concepts, who)
-    if not cited:
+    if not cited and not (concepts or set(_unsaid_terms(ctx)) - MENTION_FRAME):
+        # By the question's own words -- all of them said somewhere: "did he mention that he listens to music?"
+        # is not answered by "listen to this one" when nobody says "music".
         cited = _term_hits(ctx, spec.terms, who)[:4]
     claim = {"kind": "speech", "terms": spec.terms, "concepts": concepts}
     where = ctx.window_words()
