@@ -10,11 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from harp_desktop.index.ambient_labels import AMBIENT_LABELS
 from harp_desktop.retrieval.tools import TOOLS
 
 INTENTS = ("yesno", "when", "count", "emotion", "speaker", "text")
+# The body's sounds, then the room's (the `sounds` stage: telephone, knock, alarm, music, dog).
 EVENT_LABELS = ("cough", "throat_clearing", "sneeze", "wheeze", "breathing", "gasp", "laughter", "crying", "sigh",
-                "shout")
+                "shout", *AMBIENT_LABELS)
 EMOTION_LABELS = ("neutral", "calm", "happy", "sad", "angry", "fearful", "disgust", "surprised")
 
 

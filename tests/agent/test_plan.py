@@ -49,3 +49,14 @@ def test_rule_plan_uses_localized_window_and_adaptive_k():
     assert p.sets[0].all_matches and p.sets[0].calls[0].tool == "label"
     p = rule_plan("Is the person in this voice sample heard in the recording?", 600.0, True)
     assert p.intent == "speaker" and p.sets[0].calls[0].tool == "speaker"
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("When does the phone ring?", "telephone"),
+    ("Is there a knock at the door?", "knock"),
+    ("Does a dog bark at any point?", "dog"),
+])
+def test_the_rule_planner_knows_the_rooms_sounds(question, label):
+    plan = rule_plan(question, 600.0, False)
+    assert plan.target_event == label
+    validate(plan, 600.0, False)  # a room sound is a label the plan may ask the tools for
