@@ -608,3 +608,20 @@ def test_a_mention_is_found_by_all_its_words_not_by_a_common_one(consultation):
     music = lib.ask(res.sha256, "Did she mention that she listens to music?")
     assert music.answer == "No" and music.plan["query"]["target"] == "speech", music.rationale
     assert lib.ask(res.sha256, "Did she mention that she keeps worrying about her heart?").answer == "Yes"
+
+
+def test_a_companion_answering_for_the_patient_speaks_of_the_patient():
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.speech import _for_subject
+    from harp_desktop.agent.query import parse
+    from harp_desktop.findings.extract import extract
+    from harp_desktop.findings.model import Turn
+
+    turns = [Turn(0, 0.0, 3.0, "DR", "clinician", "Has she had a temperature?"),
+             Turn(1, 3.5, 7.0, "SIS", "other", "She was shivering last night, and hot to touch."),
+             Turn(2, 7.5, 9.0, "DR", "clinician", "And you, are you well?"),
+             Turn(3, 9.5, 12.0, "SIS", "other", "I've got a cold myself, a runny nose.")]
+    patient = parse("Has the patient had the shivers?", 600.0).subject
+    got = {f.concept: _for_subject(SimpleNamespace(), f, patient) for f in extract(turns)}
+    assert got.get("chills") is True and got.get("runny nose") is False, got  # her own: status "family"

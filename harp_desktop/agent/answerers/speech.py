@@ -145,8 +145,11 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
             return True  # a parent brings the child: the voice taken as the patient's speaks of the child
         return f.status == "family" or f.role == "other" or bool(THIRD_PERSON.search(f.text) and not FIRST_PERSON.search(f.text))
     if subject.kind == "patient":
-        # Facts about the patient: what the patient says, and what the clinician finds or plans for them.
-        return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital")
+        # Facts about the patient: what the patient says, and what the clinician finds or plans for them -- and
+        # what a companion answering for the patient says of "she" / "he" ("she was shivering last night"); the
+        # companion's own complaints are "family" status and stay theirs.
+        return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital") or (
+            f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text)))
     who = ctx.speakers_for(subject)
     if who is not None and f.speaker in who and f.role == "clinician" and f.kind == "symptom":
         # A clinician naming a symptom speaks of the patient ("the tightness is from the coughing"), so
