@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.plan import EvidenceSet, Plan, ToolCall
-from harp_desktop.index.ambient_labels import AMBIENT_LABELS
 from harp_desktop.retrieval.localize import localize
 
 EVENT_PATTERNS = {
@@ -25,8 +23,6 @@ EVENT_PATTERNS = {
     "sigh": r"\bsigh\w*",
     "shout": r"\bshout\w*|\byell\w*|\bscream\w*",
     "gasp": r"\bgasp\w*",
-    # the room's sounds, in the words the typed-question parser knows them by
-    **{label: lx.EVENTS[label].pattern for label in AMBIENT_LABELS},
 }
 EMOTION_PATTERNS = {
     "angry": r"\bang(ry|er|rily)\b|\bannoyed\b|\bfurious\b|\birritat\w*|\bmad\b",
