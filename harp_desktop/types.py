@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -71,3 +72,15 @@ class Evidence:
     def rank(self) -> float:
         """The fused score, else the best tool score; the time filter is not a score (its 1.0 means "inside")."""
         return self.scores.get("fused", max((v for k, v in self.scores.items() if k != "time"), default=0.0))
+
+
+# The answer policy's words for "searched, and nothing there" (agent/answerers): "No — not mentioned ...",
+# "No — not heard ...".
+_ABSENCE = re.compile(r"^\s*No\s*[\u2014-]+\s*not (mentioned|heard)\b")
+
+
+def is_absence(answer: dict) -> bool:
+    """A No that says nothing was found: it has no moment to cite, so "unsupported" (no verified evidence)
+    is the wrong flag for it; the rationale says what was searched."""
+    return (not answer.get("supported") and not answer.get("citations")
+            and bool(_ABSENCE.match(answer.get("rationale") or "")))

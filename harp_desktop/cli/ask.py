@@ -9,11 +9,14 @@ from pathlib import Path
 
 from harp_desktop import weights
 from harp_desktop.cli.common import EXIT_ERROR, ProgressBar, add_library_option, fmt_time, open_library
+from harp_desktop.types import is_absence
 
 
 def format_answer(a) -> str:
     lines = [a.answer, "", a.rationale]
-    if not a.supported:
+    if is_absence(a.to_json()):
+        lines.append("(nothing to cite: the recording was searched and nothing was found)")
+    elif not a.supported:
         lines.append("(supported: false: no retrieved evidence backs this answer)")
     if a.evidence:
         lines += ["", "Evidence:"]

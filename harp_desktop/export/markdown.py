@@ -8,6 +8,7 @@ from harp_desktop.export.report_data import DISCLAIMER, Item, ReportData, labels
 from harp_desktop.export.summary import Summary
 from harp_desktop.export.transcript import Line, short_clock
 from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import is_absence
 
 TIMELINE_CHARS = 60
 
@@ -37,7 +38,9 @@ def _question(n: int, total: int, it: Item, duration_s: float) -> list[str]:
            f"*Asked {when(a.get('created_at'))}; planner {m.get('planner') or 'rules'}; "
            f"language model {m.get('llm') or 'none (rules and extractive answer)'}*", "",
            f"**Answer: {cell(a['answer'])}**", ""]
-    if not a.get("supported"):
+    if is_absence(a):
+        out += ["Nothing to cite: the recording was searched and nothing was found.", ""]
+    elif not a.get("supported"):
         out += ["**UNSUPPORTED**: no verified evidence backs this answer.", ""]
     out += [f"**Rationale.** {' '.join(it.rationale.split())}", ""]
     cites = "; ".join(f"[{format_clock(s)}-{format_clock(e)}] \u2713 verified" + (f" (E{i + 1})" if i is not None else "")

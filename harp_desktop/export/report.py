@@ -30,6 +30,7 @@ from harp_desktop.export import fonts, report_summary, waveform
 from harp_desktop.export.report_data import DISCLAIMER, Item, ReportData, labels, when
 from harp_desktop.export.transcript import Line, short_clock
 from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import is_absence
 
 MARGIN = 16 * mm
 WIDTH = A4[0] - 2 * MARGIN
@@ -118,7 +119,9 @@ def question(n: int, total: int, it: Item, data: ReportData, st: dict, audio) ->
             f"language model {esc(models.get('llm') or 'none (rules and extractive answer)')}"
     head = [Paragraph(f"Question {n} of {total}", st["note"]), Paragraph(esc(a["question"]), st["h2"]),
             Paragraph(asked, st["note"]), Paragraph(f"Answer: {esc(a['answer'])}", st["answer"])]
-    if not a.get("supported"):
+    if is_absence(a):
+        head.append(Paragraph("Nothing to cite: the recording was searched and nothing was found.", st["note"]))
+    elif not a.get("supported"):
         head.append(Paragraph(f'<font color="{RED}"><b>UNSUPPORTED</b>: no verified evidence backs this answer.'
                               "</font>", st["base"]))
     head += [Spacer(1, 3), Paragraph("<b>Rationale.</b> " + _rationale(it.rationale), st["base"])]

@@ -16,6 +16,7 @@ from reportlab.platypus import Paragraph, Spacer
 from harp_desktop.export.summary import Cite, Summary, SummaryLine
 from harp_desktop.findings import display as fd
 from harp_desktop.retrieval.localize import format_clock
+from harp_desktop.types import is_absence
 
 BLUE, RED, GREY = "#1565c0", "#c62828", "#546e7a"
 Anchor = Callable[[float], str | None]  # a moment -> the name of the transcript line holding it
@@ -76,7 +77,7 @@ def answers_at_a_glance(items: list, st: dict, esc: Callable[[object], str]) -> 
     story: list = [Paragraph("Answers" if len(items) > 1 else "Answer", st["h2"])]
     for n, it in enumerate(items, 1):
         a = it.answer
-        flag = "" if a.get("supported") else f' <font color="{RED}"><b>UNSUPPORTED</b></font>'
+        flag = "" if a.get("supported") or is_absence(a) else f' <font color="{RED}"><b>UNSUPPORTED</b></font>'
         story.append(Paragraph(f"<b>Q{n}.</b> {esc(a['question'])} \u2192 <b>{esc(a['answer'])}</b>{flag} "
                                f'<font color="{GREY}">(details: question {n})</font>', st["base"]))
     return story

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import html
 
+from harp_desktop.types import is_absence
 from harp_desktop.ui.timefmt import link_citations
 
 UNSUPPORTED_BADGE = "NOT SUPPORTED"
+ABSENCE_NOTE = "Nothing to cite: the recording was searched and nothing was found (an absence has no moment)."
 
 
 def render(a: dict) -> str:
@@ -27,6 +29,8 @@ def render(a: dict) -> str:
     elif supported:
         parts.append('<p style="color:#2e7d32; margin:0 0 6px 0">\u2714 Supported by the evidence below '
                      '(click a time to listen)</p>')
+    elif is_absence(a):
+        parts.append(f'<p style="color:#616161; margin:0 0 6px 0">{ABSENCE_NOTE}</p>')
     else:
         parts.append(f'<p style="margin:0 0 6px 0"><span style="background-color:#c62828; color:#ffffff; '
                      f'font-weight:bold">&nbsp;{UNSUPPORTED_BADGE}&nbsp;</span>'

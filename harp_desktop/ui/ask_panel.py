@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from harp_desktop.agent.ask import EVIDENCE_MODES, RETRIEVAL_MODES
 from harp_desktop.retrieval.fusion import FUSIONS
+from harp_desktop.types import is_absence
 from harp_desktop.ui import answer_html, colors
 from harp_desktop.ui.cue_slots import SLOTS, CueSlot
 from harp_desktop.ui.timefmt import parse_anchor, span_text
@@ -209,7 +210,7 @@ class AskPanel(QWidget):
         self.history.model().item(0).setEnabled(False)
         for i in range(len(answers) - 1, -1, -1):
             a = answers[i]
-            mark = "" if a.get("supported") else " \u2717"
+            mark = "" if a.get("supported") or is_absence(a) else " \u2717"
             self.history.addItem(f"{a['question'][:60]}{mark}", i)
         self.history.setEnabled(bool(answers))
         self._completer.model().setStringList(list(dict.fromkeys(a["question"] for a in reversed(answers))))

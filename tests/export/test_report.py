@@ -45,10 +45,16 @@ def test_pdf_has_question_answer_citations_and_model_versions(answered, tmp_path
 
 def test_unsupported_answer_is_marked(answered, tmp_path):
     lib, rec, _ = answered
-    a = lib.ask(rec["sha256"], "Does the patient mention a broken ankle?").to_json()
-    assert not a["supported"]
+    a = lib.ask(rec["sha256"], "When does the patient mention a broken ankle?").to_json()
+    assert not a["supported"] and not a["citations"]
     lib.report(rec["sha256"], tmp_path / "r.pdf", answers=[a])
     assert "UNSUPPORTED" in " ".join(pdf_pages(tmp_path / "r.pdf"))
+    # "No — not mentioned" has no moment to cite: an absence, not an unsupported claim.
+    no = lib.ask(rec["sha256"], "Does the patient mention a broken ankle?").to_json()
+    assert no["answer"] == "No" and not no["citations"], no
+    lib.report(rec["sha256"], tmp_path / "n.pdf", answers=[no])
+    text = " ".join(pdf_pages(tmp_path / "n.pdf"))
+    assert "Nothing to cite" in text and "UNSUPPORTED" not in text
 
 
 def test_non_latin_speaker_names_render(answered, tmp_path):

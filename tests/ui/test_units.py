@@ -42,6 +42,11 @@ def test_unsupported_answers_are_marked():
          "citations": [], "notes": ["no evidence"], "timings_s": {"total": 0.1}, "models": {}}
     assert answer_html.UNSUPPORTED_BADGE in answer_html.render(a)
     assert answer_html.UNSUPPORTED_BADGE not in answer_html.render({**a, "supported": True})
+    # "No — not mentioned" (the answer policy's absence) has nothing to cite: said so, not badged.
+    no = answer_html.render({**a, "answer": "No", "rationale": "No \u2014 not mentioned: no statement about X."})
+    assert answer_html.UNSUPPORTED_BADGE not in no and answer_html.ABSENCE_NOTE in no
+    cited = {**a, "answer": "No", "rationale": "No \u2014 not mentioned.", "citations": [{"start_s": 1, "end_s": 2}]}
+    assert answer_html.UNSUPPORTED_BADGE in answer_html.render(cited)  # a cited claim that failed the check
 
 
 def test_many_signal_emits_do_not_crash_the_interpreter(qapp):
