@@ -239,7 +239,8 @@ def exists(ctx: AnswerContext) -> Result:
         return _mentioned(ctx, concepts)
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
-        hits = [f for f in pool if f.concept in concepts or f.concept in _diagnoses_of(concepts)]
+        asked_about = set(concepts) | _diagnoses_of(concepts)
+        hits = [f for f in pool if f.concept in asked_about]
         what = " / ".join(c for c in concepts)
     elif spec.subject.kind == "other" and _asks_health(spec):
         hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
@@ -323,14 +324,14 @@ def exists(ctx: AnswerContext) -> Result:
         return Result("No", f"No — {why}.", [_ev(ctx, g) for g in hits[:3]],
                       {"kind": "finding", "concepts": [f.concept for f in hits]})
     # (Only when no statement of it was read at all: one about someone else is answered below.)
-    stated = any(f.concept in concepts and _in_scope(ctx, f) for f in ctx.findings)
+    stated = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)]
     asked = _asked_unconfirmed(ctx, concepts) if concepts and not stated else None
     if asked is not None:
         return asked
     if concepts and spec.subject.kind != "anyone":
         # Said, but of someone else ("does she have back pain?" when only her husband's back is bad): the
         # statement is the evidence that it is not hers, so it is cited, not reported as never mentioned.
-        theirs = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f) and f not in pool]
+        theirs = [f for f in stated if f not in pool]
         if theirs:
             why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}, said by {g.role or g.speaker}: "
                             f"\"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}" for g in theirs[:3])
@@ -1030,9 +1031,13 @@ def _bought(ctx: AnswerContext, f) -> bool:
     ids = set(f.segment_ids)
     turns = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
     k = next((i for i, s in enumerate(turns) if s["id"] in ids), None)
-    prev = next((p for p in reversed(turns[max(0, (k or 0) - 2):k or 0]) if ctx.label_of(p) != ctx.label_of(turns[k])),
-                None) if k is not None else None
+    prev = _other_voice_before(ctx, turns, k) if k is not None else None
     return bool(prev and BOUGHT.search(prev["text"]) and prev["start_s"] > turns[k]["start_s"] - 15)
+
+
+def _other_voice_before(ctx: AnswerContext, turns: list[dict], k: int) -> dict | None:
+    """Of the two turns before ``turns[k]`` (sorted, spoken), the nearer one by another voice: what it answers."""
+    return next((p for p in reversed(turns[max(0, k - 2):k]) if ctx.label_of(p) != ctx.label_of(turns[k])), None)
 
 
 DOSE_CHANGE = {"to", "from", "increased", "reduced", "raised", "lowered", "up", "down", "then", "now", "instead"}
@@ -1052,7 +1057,7 @@ def _unnamed_doses(ctx: AnswerContext, bought: bool | None = None) -> list[Evide
     for k, s in enumerate(turns):
         if not ctx.in_window(s["start_s"], s["end_s"]) or ctx.roles.get(ctx.label_of(s) or "") == "clinician":
             continue
-        prev = next((p for p in reversed(turns[max(0, k - 2):k]) if ctx.label_of(p) != ctx.label_of(s)), None)
+        prev = _other_voice_before(ctx, turns, k)
         if prev is None or prev["start_s"] < s["start_s"] - 15 or not MED_ASK.search(prev["text"]):
             continue
         if bought is not None and bool(BOUGHT.search(prev["text"]) or BOUGHT.search(s["text"])) != bought:
