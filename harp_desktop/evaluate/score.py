@@ -69,7 +69,10 @@ def answer_correct(kind: str, truth: str, answer: str, rationale: str = "",
     first = answer.strip().splitlines()[0] if answer.strip() else ""
     low = first.lower()
     if kind == "yesno":
-        return low.startswith(truth.lower())
+        # The truth's own Yes or No decides: a writer's "Yes, a bruise on her knee" is a Yes (the
+        # elaboration is for the reader; scoring it as text would fail every bare "Yes").
+        polarity = re.match(r"\s*(yes|no)\b", truth.lower())
+        return low.startswith(polarity.group(1) if polarity else truth.lower())
     if kind == "time":
         want = parse_clock(truth)
         got = re.search(r"\d{1,2}:\d{2}(?::\d{2})?", first)

@@ -25,6 +25,10 @@ def test_yes_no():
     assert answer_correct("yesno", "Yes", "Yes\nbecause")
     assert not answer_correct("yesno", "Yes", "No")
     assert answer_correct("yesno", "No", "No")
+    # a truth written with its reason is scored by its Yes or No
+    assert answer_correct("yesno", "Yes, maybe a bit on the stairs", "Yes")
+    assert not answer_correct("yesno", "No, the sister says it is no better", "Yes")
+    assert not answer_correct("yesno", "Nothing", "No")
     assert answer_correct("yesno", "No", "Not found")  # nothing found is a No
     assert not answer_correct("yesno", "No", "")
 
