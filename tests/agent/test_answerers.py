@@ -625,3 +625,34 @@ def test_a_companion_answering_for_the_patient_speaks_of_the_patient():
     patient = parse("Has the patient had the shivers?", 600.0).subject
     got = {f.concept: _for_subject(SimpleNamespace(), f, patient) for f in extract(turns)}
     assert got.get("chills") is True and got.get("runny nose") is False, got  # her own: status "family"
+
+
+def _voices_ctx(turns: list[tuple[str, float, str]], roles: dict[str, str]):
+    from types import SimpleNamespace
+
+    segs = [{"speaker": who, "start_s": t, "end_s": t + 3.0, "text": text} for who, t, text in turns]
+    return SimpleNamespace(segments=segs, roles=roles, label_of=lambda s: s["speaker"], consultation_span=(100.0, 400.0))
+
+
+@pytest.mark.parametrize("line, relation", [
+    ("It's for my sister, Dorothy, she had a fall at home.", "sister"),
+    ("I'm his daughter, I do his tablets for him.", "daughter"),
+    ("We're here about my husband, he's been wheezy all week.", "husband"),
+])
+def test_a_companion_who_says_whom_they_came_for_is_named_by_that_relation(line, relation):
+    """The other voice that takes part in the consultation and says whom it came for is that relation."""
+    from harp_desktop.agent.answerers.context import AnswerContext as Context
+
+    ctx = _voices_ctx([("B", 10.0, line), ("A", 120.0, "What happened?"), ("B", 130.0, "She slipped on the rug."),
+                       ("C", 150.0, "Mind the door!")], {"A": "clinician", "B": "other", "C": "other", "P": "patient"})
+    assert Context.other_names.func(ctx) == {"B": relation}
+
+
+def test_reception_work_names_the_receptionist_and_my_friend_names_nobody():
+    from harp_desktop.agent.answerers.context import AnswerContext as Context
+
+    ctx = _voices_ctx([("R", 5.0, "Can I take her full name and date of birth?"), ("R", 20.0, "Take a seat, please."),
+                       ("F", 120.0, "I went swimming with my friend last week."), ("F", 130.0, "Yes, that's right."),
+                       ("G", 60.0, "Walk-in centre, Gordon speaking.")],
+                      {"R": "other", "F": "other", "G": "other"})
+    assert Context.other_names.func(ctx) == {"R": "receptionist", "G": "receptionist"}
