@@ -67,7 +67,7 @@ def _version() -> str:
     """The rules' own fingerprint: any edit to these modules re-runs the findings stage."""
     from harp_desktop.findings.digest import modules_digest
 
-    return "extract-" + modules_digest(("extract", "vocab", "tokens", "assertion", "values", "questions", "discourse"))
+    return "extract-" + modules_digest(("extract", "vocab", "sites", "tokens", "assertion", "values", "questions", "discourse"))
 
 
 VERSION = _version()
@@ -259,7 +259,20 @@ def _answers_something_else(a: Utterance, foci: list, first: list[str]) -> bool:
     of the headaches."""
     asked = {m.concept.term for _, m in foci}
     own = any(x.how != "probe" and x.concept.term not in asked for x in a.sentences[0].matches)
-    return own and not opens_answer(first)
+    return own and not opens_answer(first) and not relative_did(first)
+
+
+_RELATIVES = frozenset("mother mum mom mam dad father brother sister nan nana gran granny grandma grandmother grandad grandpa "
+                       "grandfather aunt auntie uncle cousin son daughter wife husband".split())
+_BARE_AUX = frozenset("did does has had was is do have".split())
+
+
+def relative_did(first: list[str]) -> bool:
+    """"Our mother did, she broke her hip", "my dad has": a relative and a bare auxiliary answer a
+    family question Yes, whatever else the answer goes on to name."""
+    i = 1 if first[:1] and first[0] in ("my", "our", "her", "his", "their", "your") else 0
+    return (len(first) > i + 1 and first[i] in _RELATIVES and first[i + 1] in _BARE_AUX
+            and (len(first) == i + 2 or first[i + 2] in (",", ".", "too", "though", "yes", "yeah")))
 
 
 def _narrower_named(a: Utterance, m: Match) -> bool:

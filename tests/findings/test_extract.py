@@ -340,3 +340,27 @@ def test_a_fact_said_twice_keeps_both_places():
                           ("patient", "No, nothing comes up, it's completely dry.")))
     denial = [f for f in fs if f.concept == "productive cough"]
     assert len(denial) == 1 and {101, 103} <= set(denial[0].segment_ids), denial
+
+
+def _statuses(*lines: str) -> dict[str, str]:
+    roles = {"c": "clinician", "p": "patient", "o": "other"}
+    turns = [Turn(i, 5.0 * i, 5.0 * i + 4, w.upper(), roles[w], t.strip())
+             for i, (w, t) in enumerate(line.split(":", 1) for line in lines)]
+    return {f.concept: f.status for f in extract(turns)}
+
+
+def test_otherwise_meaning_apart_from_that_lists_what_is_there():
+    got = _statuses("c: Any other health problems?", "p: Otherwise it's just my thyroid and the arthritis.")
+    assert got["thyroid disorder"] == "affirmed" and got["osteoarthritis"] == "affirmed"
+    # the conditional "otherwise" stays hypothetical
+    assert _statuses("c: Keep using it, otherwise the wheeze will come back.")["wheeze"] == "hypothetical"
+
+
+@pytest.mark.parametrize("reply, status", [
+    ("Our mum did, she had it in her seventies.", "family"),
+    ("His grandad has, and his uncle.", "family"),
+    ("No, nobody.", "negated"),
+])
+def test_a_family_question_is_answered_by_a_relative_and_a_bare_auxiliary(reply, status):
+    got = _statuses("c: Does anyone in the family have diabetes?", f"o: {reply}")
+    assert got["type 2 diabetes"] == status

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, readings, said, silence, sounds, speech, voice, window
+from harp_desktop.agent.answerers import emotion, history, readings, said, silence, sounds, speech, voice, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
@@ -188,7 +188,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op in ("describe", "what_said") and window.asks_window(ctx):
         return window.answer(ctx)
     if op in ("describe", "what_said"):
-        return speech.listing(ctx) or said.answer(ctx)
+        return history.answer(ctx) or speech.listing(ctx) or said.answer(ctx)
     if target == "event":
         got = sounds.answer(ctx)
         if (op == "exists" and got.first == "No" and spec.mode != "exhibited" and spec.event in speech.SOUND_CATEGORY
@@ -219,7 +219,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op == "who":
         return speech.who(ctx)
     if op == "exists":
-        return speech.exists(ctx)
+        return history.answer(ctx) or speech.exists(ctx)
     if op in ("when_first", "when_all"):
         return speech.when(ctx)
     return speech.listing(ctx) or said.answer(ctx)
