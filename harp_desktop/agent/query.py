@@ -300,6 +300,10 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
 INCLUDING = re.compile(r"\b(including|as well as|besides|in addition to|plus|not (just|only)( in)?|counting)\b[^,?]{0,60}", re.I)
 
 
+SOURCE_FRAME = re.compile(r"\b(?:according to|going by|as (?:told|reported|described) by)\s+(?:the |her |his |their |"
+                          r"the patient's )?\w+(?:'s)?(?: (?:account|report|story|words))?\s*,?", re.I)
+
+
 def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) -> QuerySpec:
     """The rule parse. Windows and times come from ``localize`` (code, never the model)."""
     cues = {k: v for k, v in (cues or {}).items() if v}
@@ -321,6 +325,9 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
         # The anchor's own words are neither the question's scope nor its subject: "once the consultation is
         # over" is after the consultation, and "once the doctor starts examining her" is not about the doctor.
         u_scope = u[:a.start()] + " " + u[a.end():]
+    # "According to her sister, is the cough better?": who said it is the source, not whom it is about (their
+    # words are read for the patient as a companion's; the frame's words are not the topic either).
+    u_scope = SOURCE_FRAME.sub(" ", u_scope)
     # "Back in the waiting room after seeing the doctor, what does she say...": the doctor there says when, not who.
     u_who = lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope))
     spec.subject, spec.others = parse_subjects(u_who, bool(cues.get("speaker")))

@@ -45,7 +45,8 @@ def _tokens(text: str) -> list[str]:
 
 def label_matches(truth: str, answer: str) -> bool:
     """The truth label or a synonym appears in the answer, not right after a negation."""
-    want = truth.lower().strip()
+    # "the receptionist", "her sister": a label with its article or possessive is the same label
+    want = re.sub(r"^(the|a|an|her|his|their|my)\s+", "", truth.lower().strip())
     names = {want, *LABEL_SYNONYMS.get(want, set())}
     words = re.findall(r"[a-z']+", answer.lower())
     if any(w in names and (i == 0 or words[i - 1] not in _NEGATORS) for i, w in enumerate(words)):

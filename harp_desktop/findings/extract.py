@@ -259,6 +259,12 @@ def _answers_something_else(a: Utterance, foci: list, first: list[str]) -> bool:
     of the headaches."""
     asked = {m.concept.term for _, m in foci}
     own = any(x.how != "probe" and x.concept.term not in asked for x in a.sentences[0].matches)
+    if own and any(m.how == "probe" for _, m in foci):
+        # "Have you been eating?" "Not much, half a sandwich and a cup of tea": how it is, said first, answers
+        # the function asked about; what the rest names is the detail.
+        cut = next((i for i, t in enumerate(first) if t in (",", ".", ";")), len(first))
+        if quality(first[:cut]) is not None:
+            return False
     return own and not opens_answer(first) and not relative_did(first)
 
 

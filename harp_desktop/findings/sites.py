@@ -49,3 +49,33 @@ def site_pains(keys: list[str], covered: list[bool], sites: dict[str, _Concept])
             if i in used:
                 break
     return out
+
+
+# Symptom words in a figure of speech: "parking round here is a real headache", "the queue has been a pain in
+# the neck", "I'm sick of waiting". A copula before "a (real) headache" / "a pain in the neck" makes it a
+# judgement of a thing, not a complaint ("I've got a real headache" has no copula and stays one).
+_COPULA = frozenset("is was been be being are were become becomes became".split())
+_FILLER = frozenset("a an such real right total absolute proper bit of complete".split())
+_FIGURES = (("headache",), ("nightmare",), ("pain", "in", "the", "neck"), ("pain", "in", "the", "backside"),
+            ("pain", "in", "the", "bum"), ("pain", "in", "the", "arse"))
+_ALWAYS = (("sick", "of"), ("sick", "and", "tired"), ("sick", "to", "death"), ("sick", "to", "the", "back", "teeth"))
+
+
+def figures_of_speech(tokens: list[str]) -> list[tuple[int, int]]:
+    """Token spans [start, end) that use a symptom word figuratively (to be left unmatched)."""
+    out: list[tuple[int, int]] = []
+    for i, t in enumerate(tokens):
+        for fig in _ALWAYS:
+            if tuple(tokens[i:i + len(fig)]) == fig:
+                out.append((i, i + len(fig)))
+        # ("It's a headache, at the front" answers what the pain is like: not a figure.)
+        if t in _COPULA or t == "that's" or (t.endswith("'s") and t not in ("it's", "he's", "she's", "what's", "there's")):
+            j = i + 1
+            while j < len(tokens) and tokens[j] in _FILLER:
+                j += 1
+            if j == i + 1 or tokens[i + 1] not in ("a", "an", "such"):
+                continue  # "is a headache", not "is headache-free" / "has headaches"
+            for fig in _FIGURES:
+                if tuple(tokens[j:j + len(fig)]) == fig:
+                    out.append((i + 1, j + len(fig)))
+    return out

@@ -16,7 +16,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from .questions import question_start
-from .sites import site_pains
+from .sites import figures_of_speech, site_pains
 from .tokens import tokenize  # also imported from here by extract.py and agent/
 
 VOCAB_PATH = Path(__file__).resolve().parents[2] / "resources" / "clinical_concepts.json"
@@ -179,8 +179,13 @@ class Vocabulary:
         keys = [key(t) for t in tokens]
         found: list[Match] = []
         covered = [False] * len(tokens)
+        for lo, hi in figures_of_speech(tokens):
+            covered[lo:hi] = [True] * (hi - lo)
         i = 0
         while i < len(tokens):
+            if covered[i]:
+                i += 1
+                continue
             best = self._exact_at(keys, i) or (0, None)
             loose = self._loose_at(keys, i)
             if loose and loose[0] > best[0]:

@@ -339,3 +339,14 @@ def test_any_emotion_is_carried_by_any_emotion_tag() -> None:
 ])
 def test_a_verb_of_saying_governs_the_hearing_word_after_it(question, target):
     assert parse(question, DUR).target == target
+
+
+@pytest.mark.parametrize("question", [
+    "According to her sister, is the patient's cough getting better?",
+    "Going by his wife's account, has the patient's wheeze settled?",
+    "As reported by the daughter, is the patient eating?",
+])
+def test_who_reports_it_is_the_source_not_the_subject(question):
+    spec = parse(question, DUR)
+    assert spec.subject.kind == "patient"
+    assert not {"sister", "wife", "daughter", "according", "account", "reported"} & set(spec.terms)

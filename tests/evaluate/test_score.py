@@ -83,3 +83,9 @@ def test_citation_validity():
     assert citation_validity([(11.0, 19.0), (30.0, 31.0)], ev) == 0.5
     assert citation_validity([], ev) is None
     assert citation_validity([(1.0, 2.0)], []) == 0.0
+
+
+def test_a_label_with_its_article_is_the_same_label():
+    assert answer_correct("label", "the receptionist", "receptionist")
+    assert answer_correct("label", "her sister", "the sister (other)")
+    assert not answer_correct("label", "the receptionist", "the patient")

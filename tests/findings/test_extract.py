@@ -364,3 +364,11 @@ def test_otherwise_meaning_apart_from_that_lists_what_is_there():
 def test_a_family_question_is_answered_by_a_relative_and_a_bare_auxiliary(reply, status):
     got = _statuses("c: Does anyone in the family have diabetes?", f"o: {reply}")
     assert got["type 2 diabetes"] == status
+
+
+@pytest.mark.parametrize("reply, status", [
+    ("Not much, a slice of toast and a cup of tea.", "affirmed"),  # how it is first, then what (tea names a concept)
+    ("Fine, a big breakfast and two coffees.", "negated"),
+])
+def test_how_a_function_is_answers_it_before_what_the_reply_names(reply, status):
+    assert _statuses("c: Have you been eating and drinking?", f"o: {reply}")["reduced appetite"] == status

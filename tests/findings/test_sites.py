@@ -37,3 +37,23 @@ def test_no_site_pain_without_a_pain_word_close_to_the_site(text: str) -> None:
 def test_exact_phrases_keep_priority() -> None:
     # "back pain" and "chest pain" are listed phrases: the composition does not split or double them
     assert _terms("back pain and chest pain") == ["back pain", "chest pain"]
+
+
+@pytest.mark.parametrize("text", [
+    "honestly the car park here is a right headache",
+    "the phones have been a pain in the neck since nine",
+    "we're sick and tired of being passed around",
+    "that's a real headache for the family",
+])
+def test_a_symptom_word_in_a_figure_of_speech_is_no_finding(text: str) -> None:
+    assert _terms(text) == []
+
+
+@pytest.mark.parametrize("text, term", [
+    ("I've had a real headache since Tuesday", "headache"),
+    ("it's a headache, mostly behind my eyes", "headache"),
+    ("the pain in the neck is worse when I turn", "neck pain"),
+    ("he's been sick three times", "vomiting"),
+])
+def test_the_same_words_said_of_the_body_stay_findings(text: str, term: str) -> None:
+    assert term in _terms(text)

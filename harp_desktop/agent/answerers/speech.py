@@ -148,8 +148,9 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them -- and
         # what a companion answering for the patient says of "she" / "he" ("she was shivering last night"); the
         # companion's own complaints are "family" status and stay theirs.
+        # (Not in the first person is not the companion's own either: "coughs no better, you tell them".)
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital") or (
-            f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text)))
+            f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text) or not FIRST_PERSON.search(f.text)))
     who = ctx.speakers_for(subject)
     if who is not None and f.speaker in who and f.role == "clinician" and f.kind == "symptom":
         # A clinician naming a symptom speaks of the patient ("the tightness is from the coughing"), so
@@ -206,10 +207,12 @@ DEGREE_GRAMMAR = set(lx.stems("can't cannot couldn't unable able has have had ne
 def beyond_concepts(question: str) -> list[str]:
     """Topic stems of a question outside the phrases naming its concepts: "does he have to fast
     before the blood test?" asks about fasting; the blood test only says which one."""
+    # Who it is about ("does the little boy have a stiff neck?") is not what is asked.
+    from harp_desktop.agent.query import SOURCE_FRAME
     from harp_desktop.findings.vocab import load, tokenize
 
-    # Who it is about ("does the little boy have a stiff neck?") is not what is asked.
-    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", question))))
+    # (Nor is who says it: "according to her sister, ...".)
+    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", SOURCE_FRAME.sub(" ", question)))))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
     # A name ("has Linda ever fainted?") says who, not what: capitalised words after the first.
@@ -455,8 +458,20 @@ def _about_subject(ctx: AnswerContext, seg: dict) -> bool:
         rel = lx.RELATION.search(spec.subject.name or "")
         return label in who or (rel is not None and re.search(rf"\b{rel.group(0)}\b", seg["text"], re.I) is not None)
     if kind == "patient":
-        return label in who or said._is_question(seg["text"])
+        return label in who or said._is_question(seg["text"]) or _companion_of_patient(ctx, seg)
     return label in who
+
+
+def _companion_of_patient(ctx: AnswerContext, seg: dict) -> bool:
+    """A companion answering for the patient, not in the first person ("coughs no better, you tell them"):
+    a voice with no role named as the patient's relation, or speaking in the consultation."""
+    label = ctx.label_of(seg)
+    if ctx.roles.get(label or "") != "other" or FIRST_PERSON.search(seg["text"]):
+        return False
+    if ctx.other_names.get(label, "receptionist") != "receptionist":
+        return True
+    lo, hi = ctx.consultation_span or (0.0, -1.0)
+    return lo <= seg["start_s"] < hi
 
 
 def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
