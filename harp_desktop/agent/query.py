@@ -300,6 +300,8 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
 INCLUDING = re.compile(r"\b(including|as well as|besides|in addition to|plus|not (just|only)( in)?|counting)\b[^,?]{0,60}", re.I)
 
 
+INNER_WHEN = re.compile(r"(?<=\w)[\s,]+(?:when|whenever|while)\b(?!\s+(?:does|did|do|is|was|were|are|has|have|had|will|"
+                         r"would|can|could|should)\b)[^,?]*", re.I)  # ("near the end, when does she...": the question)
 SOURCE_FRAME = re.compile(r"\b(?:according to|going by|as (?:told|reported|described) by)\s+(?:the |her |his |their |"
                           r"the patient's )?\w+(?:'s)?(?: (?:account|report|story|words))?\s*,?", re.I)
 
@@ -330,6 +332,9 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     u_scope = SOURCE_FRAME.sub(" ", u_scope)
     # "Back in the waiting room after seeing the doctor, what does she say...": the doctor there says when, not who.
     u_who = lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope))
+    # "Was the wrist tender when the practitioner pressed on it?": a person in a when-clause says when, not whom
+    # the question is about.
+    u_who = INNER_WHEN.sub(" ", u_who)
     spec.subject, spec.others = parse_subjects(u_who, bool(cues.get("speaker")))
     spec.operation, spec.confidence = parse_operation(q, spec)
     spec.target = parse_target(q, spec.operation, spec)

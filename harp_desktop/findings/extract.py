@@ -18,7 +18,7 @@ from .assertion import (
     quality,
     sentence_status,
 )
-from .discourse import inherited_status, medicine_requests, resolve_it, resolve_pain
+from .discourse import inherited_status, medicine_requests, questions_by_reply, resolve_it, resolve_pain
 from .model import Finding, Turn
 from .values import describe, find_values
 from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, key, load, tokenize, utterances
@@ -85,6 +85,7 @@ def extract(turns: list[Turn]) -> list[Finding]:
     """All findings of a stretch of diarised turns, in time order."""
     vocab = load()
     utts = utterances(turns, vocab)
+    questions_by_reply(utts)
     resolve_pain(utts, vocab)
     resolve_it(utts, vocab)
     requests = medicine_requests(utts)

@@ -350,3 +350,15 @@ def test_who_reports_it_is_the_source_not_the_subject(question):
     spec = parse(question, DUR)
     assert spec.subject.kind == "patient"
     assert not {"sister", "wife", "daughter", "according", "account", "reported"} & set(spec.terms)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Was his knee swollen when the GP looked at it?", "anyone"),  # the GP says when, not whose knee
+    ("Did it hurt while the nurse was taking the bloods?", "anyone"),
+    ("Did the patient wince when the doctor pressed on her tummy?", "patient"),
+    ("Near the end, when does the patient say the pain is easing?", "patient"),  # a fronted phrase, then the question
+])
+def test_a_person_in_a_when_clause_is_not_the_subject(question, kind):
+    spec = parse(question, DUR)
+    assert spec.subject.kind == kind
+    assert all(o.kind != "clinician" for o in spec.others)

@@ -372,3 +372,13 @@ def test_a_family_question_is_answered_by_a_relative_and_a_bare_auxiliary(reply,
 ])
 def test_how_a_function_is_answers_it_before_what_the_reply_names(reply, status):
     assert _statuses("c: Have you been eating and drinking?", f"o: {reply}")["reduced appetite"] == status
+
+
+def test_a_bare_yes_or_no_makes_the_clinicians_sentence_before_it_a_question():
+    # ASR gave the question a full stop: the reply's No is still its answer
+    got = _statuses("c: Right. And any burning when you pass water, or going more often.", "p: No, nothing like that.")
+    assert got["urinary frequency"] == "negated"
+    # advice acknowledged, or a function to watch, is no symptom confirmed
+    assert "chest pain" not in {k for k, v in _statuses("c: If you get chest pain, ring 999.", "p: Yes, okay.").items()
+                                if v == "affirmed"}
+    assert "dyspnoea" not in _statuses("c: Keep an eye on your breathing.", "p: Yes.")
