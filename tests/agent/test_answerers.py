@@ -656,3 +656,16 @@ def test_reception_work_names_the_receptionist_and_my_friend_names_nobody():
                        ("G", 60.0, "Walk-in centre, Gordon speaking.")],
                       {"R": "other", "F": "other", "G": "other"})
     assert Context.other_names.func(ctx) == {"R": "receptionist", "G": "receptionist"}
+
+
+@pytest.mark.parametrize("question, doing", [
+    ("Does anyone cough during the handover?", True),
+    ("Did somebody sneeze while the nurse was talking?", True),
+    ("Is anybody clearing their throat near the end?", True),
+    ("Does she have a cough?", False),  # a symptom, reported or heard
+    ("Has anyone mentioned a cough?", False),
+])
+def test_someone_doing_a_sound_asks_for_the_sound(question, doing):
+    from harp_desktop.agent.answerers import SOMEONE_DOES
+
+    assert bool(SOMEONE_DOES.search(question)) == doing

@@ -362,3 +362,12 @@ def test_a_person_in_a_when_clause_is_not_the_subject(question, kind):
     spec = parse(question, DUR)
     assert spec.subject.kind == kind
     assert all(o.kind != "clinician" for o in spec.others)
+
+
+@pytest.mark.parametrize("question, section", [
+    ("In the handover, what is the registrar asked to chase?", "dictation"),
+    ("During the hand-over to the evening GP, which bloods are pending?", "dictation"),
+    ("How many patients are handed over to the night team?", None),  # the act asked about, not where
+])
+def test_a_handover_is_the_notes_register_section(question, section):
+    assert parse(question, DUR).section == section

@@ -17,6 +17,9 @@ from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
 
+# "Does anyone cough during the handover?": someone doing it is the sound, not a symptom anyone reports.
+SOMEONE_DOES = re.compile(r"\b(anyone|anybody|someone|somebody|either of them|any of them)\s+(cough|sneez|laugh|cr[iy]|wheez|"
+                          r"sniff|clear\w* (his|her|their) throat)\w*", re.I)
 STRANGERS = re.compile(r"\b(strangers?|bystanders?|other (people|patients|voices)|members? of the public|passers-by|"
                        r"visitors?)\b", re.I)
 
@@ -192,7 +195,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if target == "event":
         got = sounds.answer(ctx)
         if (op == "exists" and got.first == "No" and spec.mode != "exhibited" and spec.event in speech.SOUND_CATEGORY
-                and not lx.HEARD.search(spec.question)):
+                and not lx.HEARD.search(spec.question) and not SOMEONE_DOES.search(spec.question)):
             # "Has she noticed wheezing?", "does he have a cough?": a symptom that is also a sound is
             # there when it is heard or when it is reported, so the findings answer too.
             told = speech.exists(ctx)
