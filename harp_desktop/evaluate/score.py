@@ -48,6 +48,9 @@ def label_matches(truth: str, answer: str) -> bool:
     # "the receptionist", "her sister": a label with its article or possessive is the same label
     want = re.sub(r"^(the|a|an|her|his|their|my)\s+", "", truth.lower().strip())
     names = {want, *LABEL_SYNONYMS.get(want, set())}
+    for head, syn in LABEL_SYNONYMS.items():  # a truth written as a synonym ("disgusted", "frightened") is its group
+        if want in syn:
+            names |= {head, *syn}
     words = re.findall(r"[a-z']+", answer.lower())
     if any(w in names and (i == 0 or words[i - 1] not in _NEGATORS) for i, w in enumerate(words)):
         return True

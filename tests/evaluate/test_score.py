@@ -89,3 +89,9 @@ def test_a_label_with_its_article_is_the_same_label():
     assert answer_correct("label", "the receptionist", "receptionist")
     assert answer_correct("label", "her sister", "the sister (other)")
     assert not answer_correct("label", "the receptionist", "the patient")
+
+
+def test_a_label_truth_written_as_a_synonym_matches_its_group():
+    assert answer_correct("label", "disgusted", "disgust")
+    assert answer_correct("label", "frightened", "fearful (0.81)")
+    assert not answer_correct("label", "disgusted", "not disgust, neutral")
