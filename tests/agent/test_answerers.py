@@ -669,3 +669,17 @@ def test_someone_doing_a_sound_asks_for_the_sound(question, doing):
     from harp_desktop.agent.answerers import SOMEONE_DOES
 
     assert bool(SOMEONE_DOES.search(question)) == doing
+
+
+@pytest.mark.parametrize("concept, text, clause", [
+    ("nausea", "I haven't been sick since Sunday, but I still feel a bit queasy.", "I still feel a bit queasy."),
+    ("diarrhoea", "My husband had diarrhoea on Monday, but he was fine by Tuesday.",
+     "My husband had diarrhoea on Monday he was fine by Tuesday."),  # a clause naming nothing continues it
+    ("cough", "Yes.", "Yes."),  # names nothing: the whole turn
+])
+def test_a_findings_course_is_read_in_its_own_clause(concept, text, clause):
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.speech import own_clause
+
+    assert own_clause(SimpleNamespace(concept=concept, text=text)) == clause

@@ -167,6 +167,24 @@ FAMILY_ASK = re.compile(r"\bfamily (history|hx)\b|\b(runs?|running) in the famil
                         r"|\b(parents?|siblings?|relatives?) (had|have|with)\b", re.I)
 
 
+CLAUSE_BREAK = re.compile(r"(?<=[.;!?])\s+|,?\s+\bbut\b\s+", re.I)
+
+
+def own_clause(f) -> str:
+    """The clause of a finding's turn that names its concept: "I haven't been sick since Saturday, but I still feel
+    a bit queasy" -- the nausea's clause is "I still feel a bit queasy" (the vomiting's "since" is not its course)."""
+    from harp_desktop.findings.extract import mentioned_concepts
+
+    # A clause that names nothing continues the one before ("an upset stomach on Friday, but she was better after a day").
+    mine, keep = [], False
+    for c in (c for c in CLAUSE_BREAK.split(f.text or "") if c.strip()):
+        named = mentioned_concepts(c)
+        keep = f.concept in named or (keep and not named)
+        if keep:
+            mine.append(c)
+    return " ".join(mine) if mine else f.text
+
+
 def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
     spec = ctx.spec
     if FAMILY_ASK.search(spec.question):
@@ -271,7 +289,7 @@ def exists(ctx: AnswerContext) -> Result:
                               if t not in REPORTING and t not in NOT_ASKED and t not in DEGREE_GRAMMAR):
             # "Is she so breathless she can't finish her sentences?": the degree is what is asked; when nothing
             # said has its words, the symptom is there but not that badly.
-            yes_f = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+            yes_f = [f for f in hits if _counts_as_yes(ctx, f.status, own_clause(f))]
             if yes_f:
                 return Result("No", f"No — {yes_f[0].concept} is reported, but nothing said {ctx.window_words()} "
                               f"describes it as \"{severe.group(0).strip()}\": \"{yes_f[0].text.strip()[:100]}\" "
@@ -296,7 +314,7 @@ def exists(ctx: AnswerContext) -> Result:
     own = [f for f in hits if f.role == "patient"] if spec.subject.kind in ("anyone", "patient") else []
     basis = [f for f in hits if f.role == "patient" or f.kind in ("examination", "vital", "diagnosis")] if own else hits
     # Each concept's first mention first (where annotators mark it), then the rest in time order.
-    yes = sorted((f for f in basis if _counts_as_yes(ctx, f.status, f.text)), key=lambda f: f.start_s)
+    yes = sorted((f for f in basis if _counts_as_yes(ctx, f.status, own_clause(f))), key=lambda f: f.start_s)
     firsts = list({f.concept: f for f in reversed(yes)}.values())
     yes = sorted(firsts, key=lambda f: f.start_s) + [f for f in yes if f not in firsts]
     where = ctx.window_words()
@@ -373,7 +391,7 @@ def _in_circumstance(ctx: AnswerContext, hits: list, when: str) -> Result | None
         return Result(verdict, f"{verdict} — {f.concept} {words}: \"{_ev(ctx, f).text.strip()[:110]}\" {span(_ev(ctx, f))}.",
                       [_ev(ctx, g) for g in basis[:3]], {"kind": "finding", "concepts": [f.concept]})
     other = {"rest": "exertion", "exertion": "rest"}.get(when)
-    present = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+    present = [f for f in hits if _counts_as_yes(ctx, f.status, own_clause(f))]
     only = [f for f in present if other and _said_in(f, lx.CIRCUMSTANCE_STEMS[other]) not in (None, "negated")]
     if only and len(only) == len(present):
         f = only[0]
