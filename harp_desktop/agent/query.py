@@ -86,6 +86,11 @@ def _first(patterns: dict[str, re.Pattern], text: str) -> str | None:
     return min(hits)[1] if hits else None
 
 
+HOUSEHOLD = re.compile(r"\b(?:any|anyone|anybody|someone|somebody|people|others?|one|who)(?: else)? (?:she|he|they|the patient) "
+                       r"lives? with\b|\b(?:anyone|anybody|someone|somebody|people|others?)(?: else)? (?:at|in) (?:(?:her|his|their|"
+                       r"the) )?(?:home|house|household)\b|\b(?:household|close contacts?)\b", re.I)
+
+
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
     """Who the question is about, and for comparisons the other party ("X or Y")."""
     found: list[tuple[int, Subject]] = []
@@ -94,6 +99,8 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     for m in lx.CLINICIAN.finditer(q):
         found.append((m.start(), Subject("clinician", m.group(0).split()[-1].lower())))
     for m in lx.RELATIVE.finditer(q):
+        found.append((m.start(), Subject("other", m.group(0))))
+    for m in HOUSEHOLD.finditer(q):  # "anybody she lives with", "anyone at home": the people around the patient
         found.append((m.start(), Subject("other", m.group(0))))
     for m in lx.NAMED_SPEAKER.finditer(q):
         found.append((m.start(), Subject("named", m.group(1))))

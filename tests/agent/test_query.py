@@ -371,3 +371,13 @@ def test_a_person_in_a_when_clause_is_not_the_subject(question, kind):
 ])
 def test_a_handover_is_the_notes_register_section(question, section):
     assert parse(question, DUR).section == section
+
+
+@pytest.mark.parametrize("question", [
+    "Has anybody she lives with been poorly lately?",
+    "Is anyone in his household ill?",
+    "Anyone else at home been unwell?",
+    "Are any of his close contacts sick?",
+])
+def test_the_people_the_patient_lives_with_are_another_subject(question):
+    assert parse(question, DUR).subject.kind == "other"

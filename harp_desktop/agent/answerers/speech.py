@@ -205,7 +205,7 @@ REPORTING = {lx.stem(w) for w in ("think", "thinks", "notice", "noticed", "feel"
                                    "him", "herself", "himself", "been", "going", "come", "coming", "symptoms",
                                    # whether it is there at all: "are the panic attacks still happening?"
                                    "happen", "happening", "happened", "occur", "occurring", "continue", "continuing",
-                                   "ongoing", "persist", "persisting", "present", "around", "bothering", "troubling",
+                                   "ongoing", "persist", "persisting", "present", "around", "bothering", "troubling", "lately",
                                    "experiencing", "having", "suffering", "getting")}
 
 
