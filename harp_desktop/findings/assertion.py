@@ -371,6 +371,8 @@ def answer_polarity(tokens: list[str]) -> str | None:
         return best[1]
     if _late_yes(words):
         return "affirmed"  # "Morning and night, yeah", "Down, yeah": what was asked, then the yes
+    if _how_often(words):
+        return "affirmed"  # "He was, just the once", "She did twice in the night": how often is a yes
     if mentions_other_person(tokens):
         return "family"  # "My son had a cold last week": someone else (the question says who asked)
     if any(c.kind in ("resolved", "hist_strong") for c in cues):
@@ -379,6 +381,17 @@ def answer_polarity(tokens: list[str]) -> str | None:
 
 
 _YES = frozenset("yes yeah yep yup aye".split())
+_OFTEN = frozenset("once twice thrice times".split())
+
+
+def _how_often(words: list[str]) -> bool:
+    """A frequency in the answer's first clause, with no negator before it ("he did once", "a couple of times")."""
+    for t in words:
+        if t in _TERMINATORS or t == "." or t in _NEGATORS or t.endswith("n't"):
+            return False
+        if t in _OFTEN:
+            return True
+    return False
 
 
 def _late_yes(words: list[str]) -> bool:

@@ -382,3 +382,12 @@ def test_a_bare_yes_or_no_makes_the_clinicians_sentence_before_it_a_question():
     assert "chest pain" not in {k for k, v in _statuses("c: If you get chest pain, ring 999.", "p: Yes, okay.").items()
                                 if v == "affirmed"}
     assert "dyspnoea" not in _statuses("c: Keep an eye on your breathing.", "p: Yes.")
+
+
+@pytest.mark.parametrize("question, reply, concept, status", [
+    ("Has she been sick at all?", "She was, just the once, after tea.", "vomiting", "affirmed"),
+    ("Any headaches?", "A couple of times last week.", "headache", "affirmed"),
+    ("Any headaches?", "I haven't had one, not once.", "headache", "negated"),
+])
+def test_how_often_answers_a_yes_no_question(question, reply, concept, status):
+    assert _statuses(f"c: {question}", f"p: {reply}").get(concept) == status
