@@ -2,7 +2,7 @@
 
 Used by ``benchmarks/paraling_bench.py --coughs`` and by hand while tuning::
 
-    .venv/bin/python benchmarks/paraling/coughs.py [TRUTH.json ...] [--spans] [--negatives [-v]]
+    .venv/bin/python benchmarks/paraling/coughs.py [TRUTH.json ...] [--spans] [--under-speech] [--negatives [-v]]
     .venv/bin/python benchmarks/paraling/coughs.py --library DIR   # an indexed library's stored events
 
 A recording's YAMNet frame scores are cached (``/tmp/harp-cough-cache``, keyed by the
@@ -18,7 +18,8 @@ bout: "events/cough" above 1.00); any other is a false event, listed by what it 
 (throat clearing, laughter, an emotional line such as RAVDESS', speech; else silence).
 ``--negatives``: cough events on the cough-free speech recordings
 of ``make_cough_training.py`` (emotional acted speech, TTS exclamations and laughter
-stand-ins; "_a" is a fitting set, "_b" held out), all of them false alarms.
+stand-ins; "_a" is a fitting set, "_b" held out), all of them false alarms. ``--under-speech``:
+also make_cough_training.py's coughs under emotional and TTS speech (``_a`` fitting, ``_b`` held out).
 """
 
 from __future__ import annotations
@@ -239,6 +240,14 @@ def print_table(scores: list[Score]) -> None:
             print("  " + "  ".join("-" * x for x in w))
 
 
+def under_speech() -> list[Path]:
+    """make_cough_training.py's coughs under emotional and TTS speech (built on demand in /tmp):
+    cough_under_speech_a (fitting voices and coughers), cough_under_speech_b (held out)."""
+    import make_cough_training
+
+    return [make_cough_training.ensure(name) for name in make_cough_training.UNDER_SPEECH]
+
+
 def false_alarms(names: tuple[str, ...] = ("speech_neg_a", "speech_neg_b")) -> list[tuple[str, float, list[tuple]]]:
     """Cough events on the cough-free speech recordings of ``make_cough_training.py`` (built on
     demand): (name, minutes, [(start s, kind and speaker of the clip it falls in)])."""
@@ -274,6 +283,8 @@ if __name__ == "__main__":
         print_table(evaluate_library(Path(sys.argv[sys.argv.index("--library") + 1])))
         sys.exit(0)
     paths = [Path(p) for p in sys.argv[1:] if not p.startswith("-")] or None
+    if "--under-speech" in sys.argv:
+        paths = (paths or truth_files()) + under_speech()
     print_table(evaluate(paths))
     if "--negatives" in sys.argv:
         print()

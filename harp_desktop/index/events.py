@@ -533,14 +533,21 @@ def aligned_evidence(tagger: YamnetTagger, wav: np.ndarray, t_s: float) -> tuple
     "yspeech": mean Speech logit}, each logit clipped to [-40, 5]; mean embedding of the first
     EMB_PATCHES patches, or None when the model gives none)."""
     ci, si = tagger.class_names.index("Cough"), tagger.class_names.index("Speech")
-    n = int(PATCH_S * SAMPLE_RATE) + _STEP
+    # one log-mel from the earliest patch's start to the latest's end; the patches are its frame slices
+    lead = max(ALIGN_OFFSETS_S)
+    a = int((t_s - lead) * SAMPLE_RATE)
+    n = int((lead - min(ALIGN_OFFSETS_S) + PATCH_S) * SAMPLE_RATE) + _STEP
+    x = np.asarray(wav[max(0, a): a + n], np.float32)
+    if a < 0:  # before the recording's start: digital silence
+        x = np.concatenate([np.zeros(-a, np.float32), x])
+    lm = log_mel(x)
     cough, speech, embs = [], [], []
     for k, off in enumerate(ALIGN_OFFSETS_S):
-        a = max(0, int((t_s - off) * SAMPLE_RATE))
-        lm = log_mel(np.asarray(wav[a: a + n], np.float32))[:_PATCH]
-        if len(lm) < _PATCH:
-            lm = np.concatenate([lm, np.full((_PATCH - len(lm), _NMEL), _SILENT, np.float32)])
-        logits, e = tagger._infer(lm)
+        f = round((lead - off) * 100)  # 10 ms frames
+        patch = lm[f: f + _PATCH]
+        if len(patch) < _PATCH:
+            patch = np.concatenate([patch, np.full((_PATCH - len(patch), _NMEL), _SILENT, np.float32)])
+        logits, e = tagger._infer(patch)
         cough.append(min(5.0, max(-40.0, float(logits[ci]))))
         speech.append(min(5.0, max(-40.0, float(logits[si]))))
         if e is not None and k < EMB_PATCHES:
