@@ -683,3 +683,19 @@ def test_a_findings_course_is_read_in_its_own_clause(concept, text, clause):
     from harp_desktop.agent.answerers.speech import own_clause
 
     assert own_clause(SimpleNamespace(concept=concept, text=text)) == clause
+
+
+@pytest.mark.parametrize("who, text, start, about_patient", [
+    ("S", "Coughs no better, you tell them about that as well.", 150.0, True),  # the sister, named by relation
+    ("S", "I've got a cold myself this week.", 150.0, False),  # her own, in the first person
+    ("V", "Sore legs today, these chairs.", 50.0, False),  # a stranger in the waiting room
+    ("V", "Still wheezy at night, doctor.", 150.0, True),  # another voice taking part in the consultation
+])
+def test_a_companion_speaks_for_the_patient_unless_in_the_first_person(who, text, start, about_patient):
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.speech import _companion_of_patient
+
+    ctx = SimpleNamespace(roles={"S": "other", "V": "other", "P": "patient"}, other_names={"S": "sister"},
+                          label_of=lambda s: s["speaker"], consultation_span=(100.0, 600.0))
+    assert _companion_of_patient(ctx, {"speaker": who, "text": text, "start_s": start}) == about_patient
