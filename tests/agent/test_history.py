@@ -41,6 +41,8 @@ def test_family_history_lists_what_relatives_have(question):
     assert got.first.startswith("Yes")
     assert "heart attack" in got.first and "thyroid disorder" in got.first
     assert "asthma" not in got.first  # the patient's own
+    assert "heart attack (dad)" in got.first and "diabetes (sister)" in got.first  # each with its relative
+    assert len({(e.start_s, e.end_s) for e in got.cited}) == len(got.cited)  # a turn is cited once
 
 
 @pytest.mark.parametrize("question", ["PMH?", "What's her past medical history?", "Any ongoing medical problems?",

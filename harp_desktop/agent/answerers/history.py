@@ -59,12 +59,20 @@ def answer(ctx: AnswerContext) -> Result | None:
             return None  # the turn that answers is found by its words
         return Result("No", f"No — not mentioned: no {what} is stated {ctx.window_words()}.", [], {"kind": "speech"}, True)
     pool = list(seen.values())[:6]
-    cited = [speech._ev(ctx, f) for f in pool]
+    cited = list({(e.start_s, e.end_s): e for e in (speech._ev(ctx, f) for f in pool)}.values())  # one turn, cited once
 
     def item(f) -> str:
-        rel = lx.RELATION.search(f.text) if part == "family" else None
+        # the relative named in the finding's own clause ("I got a cold myself" beside "our mother did" is nobody's)
+        name = None
+        if part == "family":
+            clause = speech.own_clause(f)
+            rel = lx.RELATION.search(clause)
+            named = {m.group(1).lower() for m in lx.RELATION.finditer(f.text)}
+            # the question's clause names none ("anyone in the family with X?"): the one relative the reply names
+            name = rel.group(1).lower() if rel else (next(iter(named)) if len(named) == 1
+                                                       and not speech.FIRST_PERSON.search(clause) else None)
         when = " (in the past)" if f.status == "historical" else ""
-        return f.concept + (f" ({rel.group(1).lower()})" if rel else "") + when
+        return f.concept + (f" ({name})" if name else "") + when
 
     items = "; ".join(item(f) for f in pool)
     said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])

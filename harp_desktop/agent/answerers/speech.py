@@ -167,7 +167,7 @@ FAMILY_ASK = re.compile(r"\bfamily (history|hx)\b|\b(runs?|running) in the famil
                         r"|\b(parents?|siblings?|relatives?) (had|have|with)\b", re.I)
 
 
-CLAUSE_BREAK = re.compile(r"(?<=[.;!?])\s+|,?\s+\bbut\b\s+", re.I)
+CLAUSE_BREAK = re.compile(r"(?<=[.;!?])\s+|,?\s+\bbut\b\s+|,\s+and\s+", re.I)
 
 
 def own_clause(f) -> str:
