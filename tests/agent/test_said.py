@@ -157,3 +157,12 @@ def test_the_slot_chosen_from_an_offer_is_what_was_booked():
     # a reply naming neither option settles nothing
     segs[1]["text"] = "Let me check my diary."
     assert _settled(ctx, segs[0], turns[0][1]) is None
+
+
+@pytest.mark.parametrize("question", ["What colour is the phlegm he coughs up?", "which color was the rash?",
+                                      "Colour of the discharge from his ear?"])
+def test_a_colour_asked_wants_a_turn_naming_one(question):
+    got = dict(said.wanted(question))
+    assert "colour" in got
+    assert got["colour"].search("it's a sort of yellowy green, mostly mornings")
+    assert not got["colour"].search("about a teaspoon, mostly mornings")

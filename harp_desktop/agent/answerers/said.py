@@ -67,6 +67,10 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
                          r"|\bhow (has|have)\b.{0,30}\bbeen\b\s*(doing|feeling|keeping)?\s*[?.]?\s*$", re.I),
      re.compile(r"\b(better|worse|easing|eased|improv\w*|settl\w*|the same|fine|not (great|good|bad|too bad)|awful|rough"
                 r"|poorly|still|anymore|no longer)\b", re.I)),
+    # A colour asked ("what colour is the phlegm?", "what colour was the rash?"): a turn that names one.
+    ("colour", re.compile(r"\bwhat colou?rs?\b|\bwhich colou?rs?\b|\bcolou?r of\b", re.I),
+     re.compile(r"\b(green|greenish|yellow|yellowy|yellowish|white|clear|brown|red|pink|black|grey|gray|blue|purple|"
+                r"orange|cream|rusty|bloody|blood[- ]?stained|streaked)\b", re.I)),
     ("place", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?where\b", re.I),
      re.compile(r"\b(in|at|on|to|into|from|near|down|up) (the|my|his|her|a|your)\b|\b(left|right|side|front|back|here|there)\b",
                 re.I)),
