@@ -166,3 +166,9 @@ def test_a_colour_asked_wants_a_turn_naming_one(question):
     assert "colour" in got
     assert got["colour"].search("it's a sort of yellowy green, mostly mornings")
     assert not got["colour"].search("about a teaspoon, mostly mornings")
+
+
+def test_a_clock_time_asr_wrote_as_digits_is_a_time():
+    got = dict(said.wanted("When is his clinic appointment booked for?"))
+    assert any(p.search("Fracture clinic on Monday at 930.") for p in got.values())
+    assert dict(said.wanted("When was the first dose given?"))["time"].search("given at 1940 with paracetamol")

@@ -43,10 +43,11 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
      re.compile(rf"\bin {NUM} (days?|weeks?|months?|years?)\b|\bin (a|an) (day|week|fortnight|month|year)\b|\bnext "
                 r"(week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(monday|tuesday|wednesday|"
                 r"thursday|friday|saturday|sunday|tomorrow|fortnight)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(am|pm)\b|o'clock"
+                r"|\bat [0-2]?\d[0-5]\d\b"  # ASR writes a clock time as digits: "at 930", "at 1940"
                 r"|\b(again|back) in\b", re.I)),
     ("time", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(when\b|since when\b|what (time|day|date|slot)\b|which (day|date|time)\b)"
                         r"|\bwhat time of (day|night)\b|\bby when\b", re.I),
-     re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(am|pm|a\.m\.|p\.m\.)\b|o'clock|\b(morning|afternoon|evening|night|midnight|"
+     re.compile(r"\b\d{1,2}[:.]\d{2}\b|\bat [0-2]?\d[0-5]\d\b|\b\d{1,2} ?(am|pm|a\.m\.|p\.m\.)\b|o'clock|\b(morning|afternoon|evening|night|midnight|"
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|yesterday|tonight|week|weeks|"
                 r"month|months|christmas|easter|summer|winter|spring|autumn|ago|since|before|after|until|by)\b", re.I)),
     ("duration", re.compile(r"\bhow long\b|\bfor how long\b|\bsince when\b", re.I),
