@@ -99,6 +99,24 @@ def test_refine_finds_a_voice_heard_for_a_few_windows():
     assert cluster_voices(emb[:5], threshold=0.4).tolist() == [0] * 5  # too few windows for a graph: one voice
 
 
+@pytest.mark.parametrize("n", [12, 100, 513, 1100])
+def test_laplacian_in_one_array_equals_the_straightforward_expression(n):
+    """Built in place to bound memory at 60 minutes; the same numbers bit for bit, sign of zero included."""
+    from harp_desktop.index.clustering import _laplacian
+
+    emb, _ = _voices([n // 2, n - n // 2], 0.3)
+    emb = emb.astype(np.float64)
+    keep = max(6, int(round(0.02 * n)))
+    sim = emb @ emb.T
+    thr = -np.partition(-sim, keep, axis=1)[:, keep][:, None]
+    aff = np.where(sim >= thr, sim, 0.0)
+    aff = 0.5 * (aff + aff.T)
+    np.fill_diagonal(aff, 0.0)
+    want = np.diag(np.abs(aff).sum(1)) - aff
+    got = _laplacian(emb, keep, block=64)
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+
+
 class _Fake:
     """An encoder whose windows are one per region, embedding given per region."""
 
