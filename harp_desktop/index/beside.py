@@ -97,7 +97,7 @@ class Beside:
 
 
 # A nice value for the thread (Linux sets it per thread): > 0 leaves the running stage its cores when it wants both.
-NICE = int(os.environ.get("HARP_BESIDE_NICE", "0"))
+NICE = int(os.environ.get("HARP_BESIDE_NICE", "10"))
 
 
 def _renice(nice: int) -> None:
