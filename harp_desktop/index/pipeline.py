@@ -183,7 +183,7 @@ class Indexer:
             return {s.name for s in STAGES if self.db.stage_fingerprint(rec["id"], s.name) != fps[s.name]
                     or (s.vector_space and not self.vectors.exists(sha, s.vector_space))}
 
-        beside: list[Beside] = []  # later stages' work on the core the running stage leaves idle (index/beside.py)
+        beside: dict[str, Beside | None] = {}  # later stages' work on the core a running stage leaves idle (index/beside.py)
         try:
             for spec in STAGES:
                 if self.should_stop():
@@ -195,10 +195,9 @@ class Indexer:
                     ctx = StageContext(self.db, self.vectors, rec, self.options, self.models, fps[spec.name],
                                        reporter(spec.name, spec.weight), self.should_stop, audio)
                     if spec.name == "events":
-                        beside.append(beside_events(self.models, audio, fps, sha, todo, self.should_stop))
+                        beside["events"] = beside_events(self.models, audio, fps, sha, todo, self.should_stop)
                     elif spec.name == "asr":
-                        beside.append(beside_asr(self.models, audio, stages._regions(ctx), fps, todo,
-                                                 self.should_stop))
+                        beside["asr"] = beside_asr(self.models, audio, stages._regions(ctx), fps, todo, self.should_stop)
                     ctx.report(0.0)
                     t0, c0 = time.perf_counter(), time.process_time()
                     spec.run(ctx)
@@ -208,11 +207,11 @@ class Indexer:
                     result.notes += ctx.notes
                 done_weight += spec.weight
         finally:
-            for b in beside:
+            for stage, b in beside.items():
                 if b is not None:
                     b.close()
-                    # already counted in the rows of the stages it ran beside (process CPU): shown on its own too
-                    result.cpu_seconds["beside"] = round(result.cpu_seconds.get("beside", 0.0) + b.cpu_s, 3)
+                    # counted in that stage's row already (process CPU), shown on its own too
+                    result.cpu_seconds[f"beside {stage}"] = round(b.cpu_s, 3)
         if not self.db.segments(rec["id"]):
             note = "no speech found: the recording is silent or holds no voice (0 segments)"
             result.notes = [n for n in result.notes if not n.startswith("no speech")] + [note]
