@@ -20,6 +20,14 @@ the dev recording's real coughs only (BMC Cough 2006 S1, S3, S6; CC BY 2.0 -- ne
 held-out cough_mix_02's and bank_rec_03's patient's cougher), new seeds, Flite voices,
 speeds 0.9-1.1 and room tone -56..-46 dBFS.
 
+Coughs under speech, ``cough_under_speech_a`` (fitting) and ``_b`` (held out: only counted,
+never fitted): coughs placed 30-70 % into a line of real emotional speech (RAVDESS, all emotions
+and intensities) or a TTS line, the cough's RMS 8 dB below to 2 dB above the line's; a third of
+them over a line's last 0.1-0.4 s instead; two-cough bouts (0.5-0.9 s apart) under longer lines;
+and as many lines again with no cough (the distractors: shouts, sobs, scoffs, laughs of the acted
+emotions). ``_a``: speech_neg_a's voices and the dev recording's coughers (S1, S3, S6); ``_b``:
+speech_neg_b's voices and all four coughers (S5 from the dev cue clip too).
+
 Speech clips are trimmed, levelled to -16..-32 dBFS (the loudest as loud as the bank recordings'
 shouting), separated by 0.15-1.5 s over seeded pink room tone at -58 dBFS. RAVDESS: CC BY-NC-SA
 4.0 (Livingstone & Russo 2018); eSpeak NG: GPL-3.0 program, output unrestricted; Flite:
@@ -138,10 +146,81 @@ def build_mix(name: str, out_dir: Path = OUT) -> Path:
     return out_dir / f"{name}.truth.json"
 
 
+UNDER_SPEECH = {"cough_under_speech_a": ("speech_neg_a", 5301), "cough_under_speech_b": ("speech_neg_b", 5303)}
+
+
+def build_under_speech(name: str, out_dir: Path = OUT) -> Path:
+    """Render ``name`` (an UNDER_SPEECH key; see the module doc) into ``out_dir``; returns the truth file's path."""
+    import make_cough_mix
+
+    voices, seed = UNDER_SPEECH[name]
+    rng = np.random.default_rng(seed)
+    coughs = make_cough_mix.dev_coughs() + (make_cough_mix.cue_cough() if name.endswith("_b") else [])
+    lines = clips(voices, np.random.default_rng(PLAN[voices]["seed"]))
+    rng.shuffle(lines)
+    parts: list[tuple[int, np.ndarray]] = []
+    events: list[dict] = []
+    t = 1.0
+
+    def put(x: np.ndarray, at_s: float, event: dict) -> float:
+        a = round(at_s * SR)
+        parts.append((a, x))
+        events.append({**event, "start_s": round(a / SR, 3), "end_s": round((a + len(x)) / SR, 3)})
+        return (a + len(x)) / SR
+
+    def cough(at_s: float, level: float, tag: str, k: int) -> float:
+        src = coughs[k % len(coughs)]
+        speed = float(rng.uniform(0.94, 1.06))
+        x = soxr.resample(src[0], SR * speed, SR).astype(np.float64)
+        x = fade(set_rms(x, level), 0.003)
+        put(x, at_s, {"kind": "cough", "speaker": "cougher", "source": src[1], "synthetic": False, "tags": [tag],
+                      "instance": f"speed {speed:.3f}, {level:.1f} dBFS RMS"})
+        return at_s + len(x) / SR
+
+    n_cough = 0
+    for i, (x, meta) in enumerate(lines[:96]):
+        level = float(rng.uniform(-30.0, -20.0))
+        x = fade(set_rms(x.astype(np.float64), level)).astype(np.float32)
+        start, dur = t, len(x) / SR
+        end = put(x, start, meta)
+        if i % 2 == 0:  # a line with a cough; the odd ones are distractors
+            rel = float(rng.uniform(-8.0, 2.0))
+            scene = ("under_speech", "overlaps_speech_end", "bout_of_2")[(i // 2) % 3]
+            if scene == "overlaps_speech_end":
+                cough(end - float(rng.uniform(0.1, 0.4)), level + rel, scene, n_cough)
+                n_cough += 1
+            elif scene == "bout_of_2" and dur > 2.2:
+                at = start + float(rng.uniform(0.2, 0.4)) * dur
+                cough(at, level + rel, scene, n_cough)
+                cough(at + float(rng.uniform(0.5, 0.9)), level + rel, scene, n_cough + 1)
+                n_cough += 2
+            else:
+                cough(start + float(rng.uniform(0.3, 0.7)) * dur, level + rel, "under_speech", n_cough)
+                n_cough += 1
+        t = max(t, max(e["end_s"] for e in events)) + float(rng.uniform(0.4, 1.5))
+    n = round((t + 1.0) * SR)
+    y = pink_noise(n, rng, -52.0)
+    for a, x in parts:
+        y[a: a + len(x)] += x
+    y = (y * (0.89 / np.abs(y).max() if np.abs(y).max() > 0.89 else 1.0)).astype(np.float32)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sf.write(out_dir / f"{name}.flac", y, SR, subtype="PCM_16")
+    truth = out_dir / f"{name}.truth.json"
+    events.sort(key=lambda e: e["start_s"])
+    for k, e in enumerate(events):
+        e["id"] = f"{name}_e{k:03d}"
+    truth.write_text(json.dumps({"recording": f"{name}.flac", "sample_rate": SR, "duration_s": round(n / SR, 3),
+                                 "seed": seed, "generator": "benchmarks/paraling/make_cough_training.py",
+                                 "room_tone": "pink noise -52 dBFS", "events": events}, indent=1))
+    return truth
+
+
 def ensure(name: str, out_dir: Path = OUT) -> Path:
     truth = out_dir / f"{name}.truth.json"
     if truth.exists() and (out_dir / f"{name}.flac").exists():
         return truth
+    if name in UNDER_SPEECH:
+        return build_under_speech(name, out_dir)
     return build_mix(name, out_dir) if name in TRAIN_MIXES else build(name, out_dir)
 
 
@@ -149,8 +228,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out-dir", type=Path, default=OUT)
     args = ap.parse_args()
-    for name in [*PLAN, *TRAIN_MIXES]:
-        truth = build_mix(name, args.out_dir) if name in TRAIN_MIXES else build(name, args.out_dir)
+    for name in [*PLAN, *TRAIN_MIXES, *UNDER_SPEECH]:
+        truth = build_mix(name, args.out_dir) if name in TRAIN_MIXES else build_under_speech(name, args.out_dir) \
+            if name in UNDER_SPEECH else build(name, args.out_dir)
         d = json.loads(truth.read_text())
         print(f"{truth.with_suffix('').with_suffix('.flac')}: {d['duration_s'] / 60:.1f} min, {len(d['events'])} clips")
 

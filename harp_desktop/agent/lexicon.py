@@ -260,8 +260,9 @@ SECTION_WORDS = {
     "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ((triage|phone|telephone|video|follow-?up|call-?back|first|second|last|earlier|later|"
                              r"overheard|incoming|outgoing|nurse's|doctor's|gp's) )?call\b"
                              r"|\b(triage|video) (call|consultation)\b"),
-    # The clinician's letter or notes spoken alone after the patient left.
-    "dictation": re.compile(r"\bdictat\w*( (letter|notes?|summary))?|\b(letter|notes?|summary) (she|he|they|the doctor|the gp) "
+    # The clinician's letter or notes spoken alone after the patient left (or handed over to a colleague in the
+    # same notes register: the section reader cannot tell a handover from a dictation, nor need it).
+    "dictation": re.compile(r"\b(?<!to )hand-?over\b|\bdictat\w*( (letter|notes?|summary))?|\b(letter|notes?|summary) (she|he|they|the doctor|the gp) "
                             r"dictat\w*|\bfor the (notes|record)\b|\b(summary|clinic|referral) letter\b"),
     "unrelated": re.compile(r"\bwaiting[- ]?(room|area)\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
                             r"\bafter the consultation\b"),
@@ -291,7 +292,8 @@ according time point moment minute minutes second seconds clinician nurse gp con
 ever currently still now during first last give gave get got mentions describe describes described talk talked
 heard hear audio conversation call phone sound sounds voice make made did anybody somebody any
 i'm i've i'd i'll you're you've you'd he's he'd she's she'd it's we're we've they're they've they'd that's
-there's what's who's isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't won't""".split())
+there's what's who's isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't won't
+allowed permitted able supposed""".split())  # (a permission frame: "is she allowed to go home?" asks about going home)
 
 
 def content_terms(text: str) -> list[str]:

@@ -86,6 +86,11 @@ def _first(patterns: dict[str, re.Pattern], text: str) -> str | None:
     return min(hits)[1] if hits else None
 
 
+HOUSEHOLD = re.compile(r"\b(?:any|anyone|anybody|someone|somebody|people|others?|one|who)(?: else)? (?:she|he|they|the patient) "
+                       r"lives? with\b|\b(?:anyone|anybody|someone|somebody|people|others?)(?: else)? (?:at|in) (?:(?:her|his|their|"
+                       r"the) )?(?:home|house|household)\b|\b(?:household|close contacts?)\b", re.I)
+
+
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
     """Who the question is about, and for comparisons the other party ("X or Y")."""
     found: list[tuple[int, Subject]] = []
@@ -94,6 +99,8 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     for m in lx.CLINICIAN.finditer(q):
         found.append((m.start(), Subject("clinician", m.group(0).split()[-1].lower())))
     for m in lx.RELATIVE.finditer(q):
+        found.append((m.start(), Subject("other", m.group(0))))
+    for m in HOUSEHOLD.finditer(q):  # "anybody she lives with", "anyone at home": the people around the patient
         found.append((m.start(), Subject("other", m.group(0))))
     for m in lx.NAMED_SPEAKER.finditer(q):
         found.append((m.start(), Subject("named", m.group(1))))
@@ -300,6 +307,12 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
 INCLUDING = re.compile(r"\b(including|as well as|besides|in addition to|plus|not (just|only)( in)?|counting)\b[^,?]{0,60}", re.I)
 
 
+INNER_WHEN = re.compile(r"(?<=\w)[\s,]+(?:when|whenever|while)\b(?!\s+(?:does|did|do|is|was|were|are|has|have|had|will|"
+                         r"would|can|could|should)\b)[^,?]*", re.I)  # ("near the end, when does she...": the question)
+SOURCE_FRAME = re.compile(r"\b(?:according to|going by|as (?:told|reported|described) by)\s+(?:the |her |his |their |"
+                          r"the patient's )?\w+(?:'s)?(?: (?:account|report|story|words))?\s*,?", re.I)
+
+
 def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) -> QuerySpec:
     """The rule parse. Windows and times come from ``localize`` (code, never the model)."""
     cues = {k: v for k, v in (cues or {}).items() if v}
@@ -321,8 +334,14 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
         # The anchor's own words are neither the question's scope nor its subject: "once the consultation is
         # over" is after the consultation, and "once the doctor starts examining her" is not about the doctor.
         u_scope = u[:a.start()] + " " + u[a.end():]
+    # "According to her sister, is the cough better?": who said it is the source, not whom it is about (their
+    # words are read for the patient as a companion's; the frame's words are not the topic either).
+    u_scope = SOURCE_FRAME.sub(" ", u_scope)
     # "Back in the waiting room after seeing the doctor, what does she say...": the doctor there says when, not who.
     u_who = lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope))
+    # "Was the wrist tender when the practitioner pressed on it?": a person in a when-clause says when, not whom
+    # the question is about.
+    u_who = INNER_WHEN.sub(" ", u_who)
     spec.subject, spec.others = parse_subjects(u_who, bool(cues.get("speaker")))
     spec.operation, spec.confidence = parse_operation(q, spec)
     spec.target = parse_target(q, spec.operation, spec)

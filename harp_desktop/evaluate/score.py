@@ -45,8 +45,12 @@ def _tokens(text: str) -> list[str]:
 
 def label_matches(truth: str, answer: str) -> bool:
     """The truth label or a synonym appears in the answer, not right after a negation."""
-    want = truth.lower().strip()
+    # "the receptionist", "her sister": a label with its article or possessive is the same label
+    want = re.sub(r"^(the|a|an|her|his|their|my)\s+", "", truth.lower().strip())
     names = {want, *LABEL_SYNONYMS.get(want, set())}
+    for head, syn in LABEL_SYNONYMS.items():  # a truth written as a synonym ("disgusted", "frightened") is its group
+        if want in syn:
+            names |= {head, *syn}
     words = re.findall(r"[a-z']+", answer.lower())
     if any(w in names and (i == 0 or words[i - 1] not in _NEGATORS) for i, w in enumerate(words)):
         return True
@@ -69,7 +73,10 @@ def answer_correct(kind: str, truth: str, answer: str, rationale: str = "",
     first = answer.strip().splitlines()[0] if answer.strip() else ""
     low = first.lower()
     if kind == "yesno":
-        return low.startswith(truth.lower())
+        # The truth's own Yes or No decides: a writer's "Yes, a bruise on her knee" is a Yes (the
+        # elaboration is for the reader; scoring it as text would fail every bare "Yes").
+        polarity = re.match(r"\s*(yes|no)\b", truth.lower())
+        return low.startswith(polarity.group(1) if polarity else truth.lower())
     if kind == "time":
         want = parse_clock(truth)
         got = re.search(r"\d{1,2}:\d{2}(?::\d{2})?", first)

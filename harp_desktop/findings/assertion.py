@@ -28,7 +28,11 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "not only|not just|not as bad|not too bad|not so bad|not that bad|not much better|no change|no doubt|"
         "didn't help|doesn't help|isn't helping|not helping|hasn't helped|nothing helps|not working|doesn't work|"
         "didn't work|gone on|going on|go on|if anything|no matter|not sure|not certain|in may|of may|i don't know|"
-        "don't know|can't remember|don't remember|can't tell|cannot tell|not that i know of")),
+        "don't know|can't remember|don't remember|can't tell|cannot tell|not that i know of|"
+        # "otherwise" meaning "apart from that" lists what IS there: "otherwise it's my blood pressure",
+        # "otherwise fit and well" (the conditional "..., otherwise call us" stays hypothetical)
+        "otherwise it's|otherwise it is|otherwise i'm|otherwise i am|otherwise i've|otherwise i have|otherwise i take|"
+        "otherwise just|otherwise there's|otherwise fit|otherwise well|otherwise healthy|otherwise fine|otherwise only")),
     ("neg", "fwd", _lex(
         "no|not|never|without|denies|denied|deny|don't|doesn't|didn't|haven't|hasn't|hadn't|isn't|aren't|wasn't|"
         "weren't|won't|can't|cannot|nothing|none|nor|neither|free of|no sign of|no signs of|no evidence of|"
@@ -69,6 +73,10 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "someone at work|people at work|everyone at home|the kids|my kids|the children|brother's|sister's|"
         "mum's|dad's|wife's|husband's|son's|daughter's|father's|mother's")),
     ("family", "bwd", _lex("runs in the family|runs in my family|in the family|in my family|in our family|in the genes")),
+    # ...but asked first, the family covers what follows: "does anyone in the family have osteoporosis?"
+    ("family", "fwd", _lex("anyone in the family|anybody in the family|someone in the family|anyone else in the family|"
+                           "anybody else in the family|anyone in your family|anybody in your family|"
+                           "anyone in the immediate family|any of the family|any of your family")),
     ("unc", "both", _lex(
         "might|may|maybe|perhaps|possibly|possible|probably|probable|likely|most likely|i suppose|unsure|not sure|"
         "not certain|i don't know|don't know|no idea|could be|could have|might be|can't remember|don't remember|"
@@ -363,6 +371,8 @@ def answer_polarity(tokens: list[str]) -> str | None:
         return best[1]
     if _late_yes(words):
         return "affirmed"  # "Morning and night, yeah", "Down, yeah": what was asked, then the yes
+    if _how_often(words):
+        return "affirmed"  # "He was, just the once", "She did twice in the night": how often is a yes
     if mentions_other_person(tokens):
         return "family"  # "My son had a cold last week": someone else (the question says who asked)
     if any(c.kind in ("resolved", "hist_strong") for c in cues):
@@ -371,6 +381,17 @@ def answer_polarity(tokens: list[str]) -> str | None:
 
 
 _YES = frozenset("yes yeah yep yup aye".split())
+_OFTEN = frozenset("once twice thrice times".split())
+
+
+def _how_often(words: list[str]) -> bool:
+    """A frequency in the answer's first clause, with no negator before it ("he did once", "a couple of times")."""
+    for t in words:
+        if t in _TERMINATORS or t == "." or t in _NEGATORS or t.endswith("n't"):
+            return False
+        if t in _OFTEN:
+            return True
+    return False
 
 
 def _late_yes(words: list[str]) -> bool:

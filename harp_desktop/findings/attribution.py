@@ -11,7 +11,7 @@ inside a segment is its speaker's.
 A sound in a pause belongs to a speaker who talks within ``NEAR_S`` of it; when both
 sides qualify, the nearer one. Inside a consultation, a symptom sound (cough, sneeze,
 throat clearing, wheeze...) in a pause goes to the patient whenever the patient speaks
-within ``NEAR_S`` -- and also when only the clinician does: the clinician pausing around a
+within ``NEAR_S`` -- and also when only the clinician does, or nobody (a silence of the examination): the clinician pausing around a
 cough ("take a deep breath" -- cough -- "and once more") is examining the patient, who
 coughs. A clinician's own cough mid-turn still counts as the clinician's. Outside a
 consultation (a waiting room, a call) strangers talk and cough near each other: a sound
@@ -120,6 +120,11 @@ def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Sectio
             near.append((gap, s))
     if best_in is not None:
         return EventSpeaker(tag["id"], best_in["speaker"], "in_turn", 0.0)
+    if not near and tag["label"] in SYMPTOM_SOUNDS and patients and consultation:
+        # A symptom sound in a consultation's silence (the patient breathing in for the stethoscope, coughs):
+        # the room holds the patient, the clinician and perhaps a companion, and the one who is ill coughs.
+        patient = sorted(patients)[0] if len(patients) == 1 else _busiest(patients, turns)
+        return EventSpeaker(tag["id"], patient, "patient_in_consultation", None)
     if not near:
         return EventSpeaker(tag["id"], None, "none", None)
     if tag["label"] in SYMPTOM_SOUNDS and patients and consultation:

@@ -6,6 +6,9 @@
   ("I had a rash last week, it's cleared up" / "Was it itchy?" / "A bit itchy": past itching);
 - "it" in an examination names the body part just named ("your tummy is a bit tender, but
   it's soft" says the abdomen is soft);
+- a clinician's sentence that names a symptom to "you" and gets a bare Yes or No back was a
+  question ASR did not punctuate ("And any burning when you pass water, or needing to go more
+  often." / "No, nothing like that");
 - a patient asking whether they may take a medicine is answered by the clinician's Yes or No
   ("Can I take something? I've got loperamide at home." / "I'd rather you didn't": loperamide
   ruled out, said by the clinician; having it at home is not taking it).
@@ -13,7 +16,7 @@
 
 from __future__ import annotations
 
-from .assertion import sentence_status
+from .assertion import answer_polarity, sentence_status
 from .vocab import Match, Sentence, Utterance, Vocabulary
 
 _DEFINITE = frozenset("the your my this that".split())
@@ -150,3 +153,28 @@ def medicine_requests(utts: list[Utterance]) -> list[tuple[Utterance, Utterance,
                 s.matches.remove(m)
                 out.append((u, reply, s, m, status))
     return out
+
+
+_YOU = frozenset("you your you're you've yourself".split())
+
+
+def questions_by_reply(utts: list[Utterance]) -> None:
+    """Mark as a question the clinician's last sentence that names a concept to "you" when the next voice
+    answers it with a plain Yes or No (whatever punctuation ASR gave it)."""
+    for u, a in zip(utts, utts[1:], strict=False):
+        if u.role != "clinician" or a.speaker == u.speaker or not u.sentences or not a.sentences:
+            continue
+        last = u.sentences[-1]
+        # (a concept named, not a function probed: "keep an eye on your breathing" / "yes" confirms nothing)
+        if last.question or not any(m.how != "probe" for m in last.matches) or not _YOU & set(last.tokens):
+            continue
+        if any(sentence_status(None, 0, m, sentence=last) == "hypothetical" for m in last.matches):
+            continue  # "If you get chest pain, call us." "Yes, okay.": advice taken, not a symptom confirmed
+        first = a.sentences[0].tokens
+        if _ACK & set(first):
+            continue
+        if first[:1] and first[0] in ("no", "yes", "yeah", "nope", "yep") and answer_polarity(first) in ("affirmed", "negated"):
+            last.question = True
+
+
+_ACK = frozenset("okay ok alright right thanks thank will sure understood".split())

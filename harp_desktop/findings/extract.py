@@ -18,7 +18,7 @@ from .assertion import (
     quality,
     sentence_status,
 )
-from .discourse import inherited_status, medicine_requests, resolve_it, resolve_pain
+from .discourse import inherited_status, medicine_requests, questions_by_reply, resolve_it, resolve_pain
 from .model import Finding, Turn
 from .values import describe, find_values
 from .vocab import VOCAB_PATH, Match, Sentence, Utterance, Vocabulary, key, load, tokenize, utterances
@@ -67,7 +67,7 @@ def _version() -> str:
     """The rules' own fingerprint: any edit to these modules re-runs the findings stage."""
     from harp_desktop.findings.digest import modules_digest
 
-    return "extract-" + modules_digest(("extract", "vocab", "tokens", "assertion", "values", "questions", "discourse"))
+    return "extract-" + modules_digest(("extract", "vocab", "sites", "tokens", "assertion", "values", "questions", "discourse"))
 
 
 VERSION = _version()
@@ -85,6 +85,7 @@ def extract(turns: list[Turn]) -> list[Finding]:
     """All findings of a stretch of diarised turns, in time order."""
     vocab = load()
     utts = utterances(turns, vocab)
+    questions_by_reply(utts)
     resolve_pain(utts, vocab)
     resolve_it(utts, vocab)
     requests = medicine_requests(utts)
@@ -259,7 +260,26 @@ def _answers_something_else(a: Utterance, foci: list, first: list[str]) -> bool:
     of the headaches."""
     asked = {m.concept.term for _, m in foci}
     own = any(x.how != "probe" and x.concept.term not in asked for x in a.sentences[0].matches)
-    return own and not opens_answer(first)
+    if own and any(m.how == "probe" for _, m in foci):
+        # "Have you been eating?" "Not much, half a sandwich and a cup of tea": how it is, said first, answers
+        # the function asked about; what the rest names is the detail.
+        cut = next((i for i, t in enumerate(first) if t in (",", ".", ";")), len(first))
+        if quality(first[:cut]) is not None:
+            return False
+    return own and not opens_answer(first) and not relative_did(first)
+
+
+_RELATIVES = frozenset("mother mum mom mam dad father brother sister nan nana gran granny grandma grandmother grandad grandpa "
+                       "grandfather aunt auntie uncle cousin son daughter wife husband".split())
+_BARE_AUX = frozenset("did does has had was is do have".split())
+
+
+def relative_did(first: list[str]) -> bool:
+    """"Our mother did, she broke her hip", "my dad has": a relative and a bare auxiliary answer a
+    family question Yes, whatever else the answer goes on to name."""
+    i = 1 if first[:1] and first[0] in ("my", "our", "her", "his", "their", "your") else 0
+    return (len(first) > i + 1 and first[i] in _RELATIVES and first[i + 1] in _BARE_AUX
+            and (len(first) == i + 2 or first[i + 2] in (",", ".", "too", "though", "yes", "yeah")))
 
 
 def _narrower_named(a: Utterance, m: Match) -> bool:

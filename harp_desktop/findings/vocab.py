@@ -16,6 +16,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from .questions import question_start
+from .sites import figures_of_speech, site_pains
 from .tokens import tokenize  # also imported from here by extract.py and agent/
 
 VOCAB_PATH = Path(__file__).resolve().parents[2] / "resources" / "clinical_concepts.json"
@@ -93,6 +94,7 @@ class Concept:
     fixed_status: str | None = None
     absent: tuple[str, ...] = ()  # phrases saying the concept is not there ("good air entry")
     presents_as: tuple[str, ...] = ()  # a diagnosis: the symptom concepts it is the state of (depression: low mood)
+    sites: tuple[str, ...] = ()  # a pain concept: the body-site words it is the pain of (sites.py)
 
 
 @dataclass
@@ -121,6 +123,7 @@ class Vocabulary:
     # and no phlegm. The absent concept wins the match; this one is emitted beside it.
     absent_also: dict[tuple[str, ...], Concept] = field(default_factory=dict)
     longest: int = 1
+    site_pain: dict[str, Concept] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for concept in self.concepts.values():
@@ -139,6 +142,8 @@ class Vocabulary:
                     joined = "".join(tokenize(phrase))
                     if len(joined) >= 5 and joined.isalpha():
                         self.drug_names[joined] = concept
+            for site in concept.sites:
+                self.site_pain[key(site)] = concept
             for probe in concept.probes:
                 self.probes[tuple(key(t) for t in tokenize(probe))] = concept
         for concept in self.concepts.values():  # after every synonym: an absent phrase may be one
@@ -174,8 +179,13 @@ class Vocabulary:
         keys = [key(t) for t in tokens]
         found: list[Match] = []
         covered = [False] * len(tokens)
+        for lo, hi in figures_of_speech(tokens):
+            covered[lo:hi] = [True] * (hi - lo)
         i = 0
         while i < len(tokens):
+            if covered[i]:
+                i += 1
+                continue
             best = self._exact_at(keys, i) or (0, None)
             loose = self._loose_at(keys, i)
             if loose and loose[0] > best[0]:
@@ -188,6 +198,9 @@ class Vocabulary:
                 i += n
             else:
                 i += 1
+        for lo, hi, concept in site_pains(keys, covered, self.site_pain):
+            found.append(Match(concept, lo, hi, " ".join(tokens[lo:hi])))
+            covered[lo:hi] = [True] * (hi - lo)
         found += self._fuzzy(tokens, covered)
         found += self._glued(tokens, keys, covered)
         found += self._probes(keys, covered)
@@ -327,6 +340,7 @@ def load(path: str | None = None) -> Vocabulary:
             probes=tuple(d.get("probes", ())), as_exam=d.get("as_exam"), allergens=tuple(d.get("allergens", ())),
             contagious=bool(d.get("contagious", False)), fixed_status=d.get("fixed_status"),
             absent=tuple(d.get("absent", ())), presents_as=tuple(d.get("presents_as", ())),
+            sites=tuple(d.get("sites", ())),
         )
     return Vocabulary(concepts, senses=data.get("senses", {}), sense_words=data.get("sense_words", {}))
 

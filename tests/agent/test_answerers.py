@@ -625,3 +625,77 @@ def test_a_companion_answering_for_the_patient_speaks_of_the_patient():
     patient = parse("Has the patient had the shivers?", 600.0).subject
     got = {f.concept: _for_subject(SimpleNamespace(), f, patient) for f in extract(turns)}
     assert got.get("chills") is True and got.get("runny nose") is False, got  # her own: status "family"
+
+
+def _voices_ctx(turns: list[tuple[str, float, str]], roles: dict[str, str]):
+    from types import SimpleNamespace
+
+    segs = [{"speaker": who, "start_s": t, "end_s": t + 3.0, "text": text} for who, t, text in turns]
+    return SimpleNamespace(segments=segs, roles=roles, label_of=lambda s: s["speaker"], consultation_span=(100.0, 400.0))
+
+
+@pytest.mark.parametrize("line, relation", [
+    ("It's for my sister, Dorothy, she had a fall at home.", "sister"),
+    ("I'm his daughter, I do his tablets for him.", "daughter"),
+    ("We're here about my husband, he's been wheezy all week.", "husband"),
+])
+def test_a_companion_who_says_whom_they_came_for_is_named_by_that_relation(line, relation):
+    """The other voice that takes part in the consultation and says whom it came for is that relation."""
+    from harp_desktop.agent.answerers.context import AnswerContext as Context
+
+    ctx = _voices_ctx([("B", 10.0, line), ("A", 120.0, "What happened?"), ("B", 130.0, "She slipped on the rug."),
+                       ("C", 150.0, "Mind the door!")], {"A": "clinician", "B": "other", "C": "other", "P": "patient"})
+    assert Context.other_names.func(ctx) == {"B": relation}
+
+
+def test_reception_work_names_the_receptionist_and_my_friend_names_nobody():
+    from harp_desktop.agent.answerers.context import AnswerContext as Context
+
+    ctx = _voices_ctx([("R", 5.0, "Can I take her full name and date of birth?"), ("R", 20.0, "Take a seat, please."),
+                       ("F", 120.0, "I went swimming with my friend last week."), ("F", 130.0, "Yes, that's right."),
+                       ("G", 60.0, "Walk-in centre, Gordon speaking.")],
+                      {"R": "other", "F": "other", "G": "other"})
+    assert Context.other_names.func(ctx) == {"R": "receptionist", "G": "receptionist"}
+
+
+@pytest.mark.parametrize("question, doing", [
+    ("Does anyone cough during the handover?", True),
+    ("Did somebody sneeze while the nurse was talking?", True),
+    ("Is anybody clearing their throat near the end?", True),
+    ("Does she have a cough?", False),  # a symptom, reported or heard
+    ("Has anyone mentioned a cough?", False),
+])
+def test_someone_doing_a_sound_asks_for_the_sound(question, doing):
+    from harp_desktop.agent.answerers import SOMEONE_DOES
+
+    assert bool(SOMEONE_DOES.search(question)) == doing
+
+
+@pytest.mark.parametrize("concept, text, clause", [
+    ("nausea", "I haven't been sick since Sunday, but I still feel a bit queasy.", "I still feel a bit queasy."),
+    ("diarrhoea", "My husband had diarrhoea on Monday, but he was fine by Tuesday.",
+     "My husband had diarrhoea on Monday he was fine by Tuesday."),  # a clause naming nothing continues it
+    ("cough", "Yes.", "Yes."),  # names nothing: the whole turn
+])
+def test_a_findings_course_is_read_in_its_own_clause(concept, text, clause):
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.speech import own_clause
+
+    assert own_clause(SimpleNamespace(concept=concept, text=text)) == clause
+
+
+@pytest.mark.parametrize("who, text, start, about_patient", [
+    ("S", "Coughs no better, you tell them about that as well.", 150.0, True),  # the sister, named by relation
+    ("S", "I've got a cold myself this week.", 150.0, False),  # her own, in the first person
+    ("V", "Sore legs today, these chairs.", 50.0, False),  # a stranger in the waiting room
+    ("V", "Still wheezy at night, doctor.", 150.0, True),  # another voice taking part in the consultation
+])
+def test_a_companion_speaks_for_the_patient_unless_in_the_first_person(who, text, start, about_patient):
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers.speech import _companion_of_patient
+
+    ctx = SimpleNamespace(roles={"S": "other", "V": "other", "P": "patient"}, other_names={"S": "sister"},
+                          label_of=lambda s: s["speaker"], consultation_span=(100.0, 600.0))
+    assert _companion_of_patient(ctx, {"speaker": who, "text": text, "start_s": start}) == about_patient

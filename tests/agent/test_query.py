@@ -339,3 +339,45 @@ def test_any_emotion_is_carried_by_any_emotion_tag() -> None:
 ])
 def test_a_verb_of_saying_governs_the_hearing_word_after_it(question, target):
     assert parse(question, DUR).target == target
+
+
+@pytest.mark.parametrize("question", [
+    "According to her sister, is the patient's cough getting better?",
+    "Going by his wife's account, has the patient's wheeze settled?",
+    "As reported by the daughter, is the patient eating?",
+])
+def test_who_reports_it_is_the_source_not_the_subject(question):
+    spec = parse(question, DUR)
+    assert spec.subject.kind == "patient"
+    assert not {"sister", "wife", "daughter", "according", "account", "reported"} & set(spec.terms)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Was his knee swollen when the GP looked at it?", "anyone"),  # the GP says when, not whose knee
+    ("Did it hurt while the nurse was taking the bloods?", "anyone"),
+    ("Did the patient wince when the doctor pressed on her tummy?", "patient"),
+    ("Near the end, when does the patient say the pain is easing?", "patient"),  # a fronted phrase, then the question
+])
+def test_a_person_in_a_when_clause_is_not_the_subject(question, kind):
+    spec = parse(question, DUR)
+    assert spec.subject.kind == kind
+    assert all(o.kind != "clinician" for o in spec.others)
+
+
+@pytest.mark.parametrize("question, section", [
+    ("In the handover, what is the registrar asked to chase?", "dictation"),
+    ("During the hand-over to the evening GP, which bloods are pending?", "dictation"),
+    ("How many patients are handed over to the night team?", None),  # the act asked about, not where
+])
+def test_a_handover_is_the_notes_register_section(question, section):
+    assert parse(question, DUR).section == section
+
+
+@pytest.mark.parametrize("question", [
+    "Has anybody she lives with been poorly lately?",
+    "Is anyone in his household ill?",
+    "Anyone else at home been unwell?",
+    "Are any of his close contacts sick?",
+])
+def test_the_people_the_patient_lives_with_are_another_subject(question):
+    assert parse(question, DUR).subject.kind == "other"

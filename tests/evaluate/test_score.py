@@ -25,6 +25,10 @@ def test_yes_no():
     assert answer_correct("yesno", "Yes", "Yes\nbecause")
     assert not answer_correct("yesno", "Yes", "No")
     assert answer_correct("yesno", "No", "No")
+    # a truth written with its reason is scored by its Yes or No
+    assert answer_correct("yesno", "Yes, maybe a bit on the stairs", "Yes")
+    assert not answer_correct("yesno", "No, the sister says it is no better", "Yes")
+    assert not answer_correct("yesno", "Nothing", "No")
     assert answer_correct("yesno", "No", "Not found")  # nothing found is a No
     assert not answer_correct("yesno", "No", "")
 
@@ -79,3 +83,15 @@ def test_citation_validity():
     assert citation_validity([(11.0, 19.0), (30.0, 31.0)], ev) == 0.5
     assert citation_validity([], ev) is None
     assert citation_validity([(1.0, 2.0)], []) == 0.0
+
+
+def test_a_label_with_its_article_is_the_same_label():
+    assert answer_correct("label", "the receptionist", "receptionist")
+    assert answer_correct("label", "her sister", "the sister (other)")
+    assert not answer_correct("label", "the receptionist", "the patient")
+
+
+def test_a_label_truth_written_as_a_synonym_matches_its_group():
+    assert answer_correct("label", "disgusted", "disgust")
+    assert answer_correct("label", "frightened", "fearful (0.81)")
+    assert not answer_correct("label", "disgusted", "not disgust, neutral")

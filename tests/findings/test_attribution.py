@@ -38,7 +38,13 @@ def test_a_cough_between_two_clinician_turns_in_a_consultation_is_the_patients()
 def test_outside_a_consultation_the_nearest_speaker_and_nobody_when_far():
     assert who([tag(1, 110.5, 111.0)]) == [("X", "next_to")]
     assert who([tag(1, 150.0, 150.5)]) == [(None, "none")]
-    assert who([tag(1, 34.0 + NEAR_S + 0.2, 34.0 + NEAR_S + 0.6)]) == [(None, "none")]
+
+
+def test_a_cough_in_a_consultation_silence_with_nobody_near_is_the_patients():
+    # (the examination's quiet: "take big breaths" ... cough ... "I can hear some crackles")
+    assert who([tag(1, 34.0 + NEAR_S + 0.2, 34.0 + NEAR_S + 0.6)]) == [("PT", "patient_in_consultation")]
+    # laughter is no symptom: nobody near stays nobody
+    assert who([tag(1, 34.0 + NEAR_S + 0.2, 34.0 + NEAR_S + 0.6, "laughter")]) == [(None, "none")]
 
 
 def test_laughter_next_to_the_clinician_stays_the_clinicians():

@@ -340,3 +340,54 @@ def test_a_fact_said_twice_keeps_both_places():
                           ("patient", "No, nothing comes up, it's completely dry.")))
     denial = [f for f in fs if f.concept == "productive cough"]
     assert len(denial) == 1 and {101, 103} <= set(denial[0].segment_ids), denial
+
+
+def _statuses(*lines: str) -> dict[str, str]:
+    roles = {"c": "clinician", "p": "patient", "o": "other"}
+    turns = [Turn(i, 5.0 * i, 5.0 * i + 4, w.upper(), roles[w], t.strip())
+             for i, (w, t) in enumerate(line.split(":", 1) for line in lines)]
+    return {f.concept: f.status for f in extract(turns)}
+
+
+def test_otherwise_meaning_apart_from_that_lists_what_is_there():
+    got = _statuses("c: Any other health problems?", "p: Otherwise it's just my thyroid and the arthritis.")
+    assert got["thyroid disorder"] == "affirmed" and got["osteoarthritis"] == "affirmed"
+    # the conditional "otherwise" stays hypothetical
+    assert _statuses("c: Keep using it, otherwise the wheeze will come back.")["wheeze"] == "hypothetical"
+
+
+@pytest.mark.parametrize("reply, status", [
+    ("Our mum did, she had it in her seventies.", "family"),
+    ("His grandad has, and his uncle.", "family"),
+    ("No, nobody.", "negated"),
+])
+def test_a_family_question_is_answered_by_a_relative_and_a_bare_auxiliary(reply, status):
+    got = _statuses("c: Does anyone in the family have diabetes?", f"o: {reply}")
+    assert got["type 2 diabetes"] == status
+
+
+@pytest.mark.parametrize("reply, status", [
+    ("Not much, a slice of toast and a cup of tea.", "affirmed"),  # how it is first, then what (tea names a concept)
+    ("Fine, a big breakfast and two coffees.", "negated"),
+])
+def test_how_a_function_is_answers_it_before_what_the_reply_names(reply, status):
+    assert _statuses("c: Have you been eating and drinking?", f"o: {reply}")["reduced appetite"] == status
+
+
+def test_a_bare_yes_or_no_makes_the_clinicians_sentence_before_it_a_question():
+    # ASR gave the question a full stop: the reply's No is still its answer
+    got = _statuses("c: Right. And any burning when you pass water, or going more often.", "p: No, nothing like that.")
+    assert got["urinary frequency"] == "negated"
+    # advice acknowledged, or a function to watch, is no symptom confirmed
+    assert "chest pain" not in {k for k, v in _statuses("c: If you get chest pain, ring 999.", "p: Yes, okay.").items()
+                                if v == "affirmed"}
+    assert "dyspnoea" not in _statuses("c: Keep an eye on your breathing.", "p: Yes.")
+
+
+@pytest.mark.parametrize("question, reply, concept, status", [
+    ("Has she been sick at all?", "She was, just the once, after tea.", "vomiting", "affirmed"),
+    ("Any headaches?", "A couple of times last week.", "headache", "affirmed"),
+    ("Any headaches?", "I haven't had one, not once.", "headache", "negated"),
+])
+def test_how_often_answers_a_yes_no_question(question, reply, concept, status):
+    assert _statuses(f"c: {question}", f"p: {reply}").get(concept) == status

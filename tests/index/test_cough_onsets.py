@@ -1,4 +1,4 @@
-"""Cough onsets: burst onsets on the energy envelope, scored with YAMNet on an aligned patch."""
+"""Cough onsets: burst onsets on the energy envelope, scored by the cough head with YAMNet on aligned patches."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import soundfile as sf
 
 from harp_desktop.index.events import (
     ONSET_FEATURES,
+    PATCH_S,
     YAMNET_FEATURES,
     YamnetTagger,
     burst_onsets,
     cough_onsets,
+    log_mel,
     with_cough_onsets,
 )
 from harp_desktop.types import Tag
@@ -89,13 +91,73 @@ def test_a_real_cough_over_the_end_of_a_turn_is_one_event_at_its_onset(tagger: Y
     assert abs(coughs[0].start_s - 1.72) <= 0.2  # bank_rec_02's truth: 411.72 s, clip from 410.0 s
 
 
-def test_two_onsets_of_one_cough_keep_the_likelier(monkeypatch) -> None:
-    """A speech onset 0.25 s before a cough passes too: the one cough event starts at the cough."""
+class _Head:
+    """A stand-in cough head: the onset's own "z"."""
+
+    def logit(self, feats: dict, emb) -> float:
+        return feats["z"]
+
+
+def _scripted(monkeypatch, onsets: list) -> list:
     from harp_desktop.index import events
 
-    onsets = [events.Onset(1.0, 1.2, {"z": 2.0}), events.Onset(1.25, 1.5, {"z": 9.0}), events.Onset(2.0, 2.2, {"z": 3.0})]
     monkeypatch.setattr(events, "burst_onsets", lambda wav: [events.Onset(o.t_s, o.end_s, dict(o.feats)) for o in onsets])
-    monkeypatch.setattr(events, "aligned_logits", lambda tagger, wav, t: {})
-    monkeypatch.setattr(events, "onset_logit", lambda feats, model="full": feats["z"])
-    got = events.cough_onsets(np.zeros(SR * 3, np.float32), None)
+    monkeypatch.setattr(events, "aligned_evidence", lambda tagger, wav, t: ({}, None))
+    monkeypatch.setattr(events, "onset_logit", lambda feats, model="acoustic": 0.0)
+    return events.cough_onsets(np.zeros(SR * 3, np.float32), None, _Head())
+
+
+def test_two_onsets_of_one_cough_keep_the_likelier(monkeypatch) -> None:
+    """A speech onset 0.25 s before a cough passes too: the one cough event starts at the cough."""
+    from harp_desktop.index.events import Onset
+
+    got = _scripted(monkeypatch, [Onset(1.0, 1.2, {"z": 2.0}), Onset(1.25, 1.5, {"z": 9.0}), Onset(2.0, 2.2, {"z": 3.0})])
     assert [t.start_s for t in got] == [1.25, 2.0]
+
+
+def test_an_onset_inside_the_kept_burst_is_the_same_sound(monkeypatch) -> None:
+    """bank_rec_04 at 520.3 s: the end of a turn's burst runs into a cough 0.36 s later; one event,
+    while a bout's next cough (after the first burst ended) stays its own."""
+    from harp_desktop.index.events import Onset
+
+    got = _scripted(monkeypatch, [Onset(1.0, 1.6, {"z": 1.5}), Onset(1.36, 1.7, {"z": 1.4}),  # one sound
+                                  Onset(2.0, 2.3, {"z": 5.0}), Onset(2.4, 2.7, {"z": 5.0})])  # a bout of two
+    assert [t.start_s for t in got] == [1.0, 2.0, 2.4]
+
+
+def test_aligned_evidence_reads_four_patches_before_the_onset(tagger: YamnetTagger) -> None:
+    from harp_desktop.index.events import ALIGN_OFFSETS_S, aligned_evidence
+
+    wav = sf.read(DATA / "cough_1.flac", dtype="float32")[0]
+    feats, emb = aligned_evidence(tagger, wav, 1.0)
+    assert set(feats) == set(YAMNET_FEATURES)
+    assert emb is not None and emb.shape == (1024,)
+    ci = tagger.class_names.index("Cough")
+    singles = []
+    for off in ALIGN_OFFSETS_S:  # the best Cough logit of the patches, each starting off s before the onset
+        a = int((1.0 - off) * SR)
+        lm = log_mel(wav[a: a + int(PATCH_S * SR) + 160])[:96]
+        singles.append(max(-40.0, min(5.0, float(tagger._infer(lm)[0][ci]))))
+    assert feats["ycough"] == pytest.approx(max(singles))
+
+
+def test_the_shipped_cough_head_reads_every_feature() -> None:
+    from harp_desktop.index.events import SPEECH_GATED, cough_head
+
+    head = cough_head()
+    assert head.features == [*ONSET_FEATURES, *(f"sp_{k}" for k in SPEECH_GATED)]
+    assert head.emb_w.shape == head.emb_mean.shape == head.emb_std.shape == (1024,)
+    feats = dict.fromkeys(ONSET_FEATURES, 0.0)
+    assert np.isfinite(head.logit(feats, None)) and np.isfinite(head.logit(feats, np.zeros(1024, np.float32)))
+
+
+def test_a_real_cough_3_db_under_speech_is_one_event_at_its_onset(tagger: YamnetTagger) -> None:
+    """The cough of cough_1.flac (onset 1.00 s) mixed into a speaker's sentence at 1.5 s, its RMS 3 dB below
+    the sentence's: the detector before the cough head heard nothing there."""
+    cough = sf.read(DATA / "cough_1.flac", dtype="float32")[0][int(0.9 * SR): int(1.6 * SR)]
+    speech = sf.read(DATA / "speaker_a_1.flac", dtype="float32")[0]
+    rms = lambda x: float(np.sqrt(np.mean(np.square(x))))  # noqa: E731
+    wav = speech.copy()
+    wav[int(1.5 * SR): int(1.5 * SR) + len(cough)] += cough * rms(speech) / rms(cough) * 10 ** (-3 / 20)
+    got = cough_onsets(wav, tagger)
+    assert len(got) == 1 and abs(got[0].start_s - 1.6) <= 0.1

@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, readings, said, silence, sounds, speech, voice, window
+from harp_desktop.agent.answerers import emotion, history, readings, said, silence, sounds, speech, voice, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
 
+# "Does anyone cough during the handover?": someone doing it is the sound, not a symptom anyone reports.
+SOMEONE_DOES = re.compile(r"\b(anyone|anybody|someone|somebody|either of them|any of them)\s+(cough|sneez|laugh|cr[iy]|wheez|"
+                          r"sniff|clear\w* (his|her|their) throat)\w*", re.I)
 STRANGERS = re.compile(r"\b(strangers?|bystanders?|other (people|patients|voices)|members? of the public|passers-by|"
                        r"visitors?)\b", re.I)
 
@@ -188,11 +191,11 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op in ("describe", "what_said") and window.asks_window(ctx):
         return window.answer(ctx)
     if op in ("describe", "what_said"):
-        return speech.listing(ctx) or said.answer(ctx)
+        return history.answer(ctx) or speech.listing(ctx) or said.answer(ctx)
     if target == "event":
         got = sounds.answer(ctx)
         if (op == "exists" and got.first == "No" and spec.mode != "exhibited" and spec.event in speech.SOUND_CATEGORY
-                and not lx.HEARD.search(spec.question)):
+                and not lx.HEARD.search(spec.question) and not SOMEONE_DOES.search(spec.question)):
             # "Has she noticed wheezing?", "does he have a cough?": a symptom that is also a sound is
             # there when it is heard or when it is reported, so the findings answer too.
             told = speech.exists(ctx)
@@ -219,7 +222,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op == "who":
         return speech.who(ctx)
     if op == "exists":
-        return speech.exists(ctx)
+        return history.answer(ctx) or speech.exists(ctx)
     if op in ("when_first", "when_all"):
         return speech.when(ctx)
     return speech.listing(ctx) or said.answer(ctx)

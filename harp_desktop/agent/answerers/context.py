@@ -22,11 +22,17 @@ from harp_desktop.types import Evidence
 
 # A receptionist's work, heard: calling a patient through to a room, answering the practice's phone.
 RECEPTION = re.compile(r"\b(will see you now|is ready for you( now)?|can see you now|go (on )?through|room (\d+|one|two|three|four|five|six|"
-                       r"seven|eight|nine|ten)\b.{0,30}\b(left|right|corridor)|surgery,? \w+ speaking|practice,? \w+ speaking|"
-                       r"how can i help)", re.I)
+                       r"seven|eight|nine|ten)\b.{0,30}\b(left|right|corridor)|"
+                       r"(surgery|practice|centre|center|clinic|pharmacy|reception|department|unit),? \w+ speaking|"
+                       r"how can i help|take a seat|(can|could|may) i (take|have) (your|her|his|their|the patient's) (full )?name)",
+                       re.I)
 # ("I go swimming with my friend" introduces nobody: only coming with someone does.)
 INTRODUCES = re.compile(rf"\b(this is|it's|here's|i've brought|i brought|(?:came|come|i'm here|we're here) with) my "
                         rf"({lx.RELATIONS})\b", re.I)
+# A companion saying whom they came for: "it's for my sister", "I'm his daughter", "I've brought my husband in".
+SELF_RELATION = re.compile(rf"\b(?:(?:it's|it is|this is|we're here|i'm here|i've come|i came|i'm ringing|i'm calling|"
+                           rf"ringing|calling) (?:for|about) my|i'm (?:her|his|their)|i am (?:her|his|their)|"
+                           rf"i've brought my|i brought my) ({lx.RELATIONS})\b", re.I)
 # A voice naming itself: "I'm Sheila", "my name is Diane", "it's Kevin speaking", "this is Graham".
 SELF_NAMED = re.compile(r"\b(I'm|I am|my name is|my name's|this is|it's|call me)\s+([A-Z][a-z]{2,})\b(?!\s+[A-Z])")
 # A clinician who is not a doctor says so when answering ("you're speaking to the triage nurse", "I'm one of the
@@ -356,6 +362,12 @@ class AnswerContext:
                 turns[lab] = turns.get(lab, 0) + 1
         intro = [m.group(2).lower() for s in self.segments if self.roles.get(self.label_of(s) or "") == "patient"
                  and lo <= s["start_s"] < hi for m in [INTRODUCES.search(s["text"] or "")] if m]
+        for s in self.segments:  # a companion who says whom they came for is that relation of the patient
+            lab = self.label_of(s)
+            m = SELF_RELATION.search(s["text"] or "") if lab in turns else None
+            if m:
+                names.setdefault(lab, m.group(1).lower())
+        turns = {k: v for k, v in turns.items() if k not in names}
         ranked = sorted(turns.items(), key=lambda kv: -kv[1])
         # The companion takes part: the one other voice of the consultation, or the one with clearly the most
         # turns there (a visitor heard once through the door is not who the patient introduced).

@@ -148,8 +148,9 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # Facts about the patient: what the patient says, and what the clinician finds or plans for them -- and
         # what a companion answering for the patient says of "she" / "he" ("she was shivering last night"); the
         # companion's own complaints are "family" status and stay theirs.
+        # (Not in the first person is not the companion's own either: "coughs no better, you tell them".)
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital") or (
-            f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text)))
+            f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text) or not FIRST_PERSON.search(f.text)))
     who = ctx.speakers_for(subject)
     if who is not None and f.speaker in who and f.role == "clinician" and f.kind == "symptom":
         # A clinician naming a symptom speaks of the patient ("the tightness is from the coughing"), so
@@ -164,6 +165,24 @@ STATUS_WORDS = {"negated": "denied", "historical": "in the past, not now", "hypo
 
 FAMILY_ASK = re.compile(r"\bfamily (history|hx)\b|\b(runs?|running) in the family\b|\bin the family\b|\bany relatives?\b"
                         r"|\b(parents?|siblings?|relatives?) (had|have|with)\b", re.I)
+
+
+CLAUSE_BREAK = re.compile(r"(?<=[.;!?])\s+|,?\s+\bbut\b\s+", re.I)
+
+
+def own_clause(f) -> str:
+    """The clause of a finding's turn that names its concept: "I haven't been sick since Saturday, but I still feel
+    a bit queasy" -- the nausea's clause is "I still feel a bit queasy" (the vomiting's "since" is not its course)."""
+    from harp_desktop.findings.extract import mentioned_concepts
+
+    # A clause that names nothing continues the one before ("an upset stomach on Friday, but she was better after a day").
+    mine, keep = [], False
+    for c in (c for c in CLAUSE_BREAK.split(f.text or "") if c.strip()):
+        named = mentioned_concepts(c)
+        keep = f.concept in named or (keep and not named)
+        if keep:
+            mine.append(c)
+    return " ".join(mine) if mine else f.text
 
 
 def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
@@ -186,7 +205,7 @@ REPORTING = {lx.stem(w) for w in ("think", "thinks", "notice", "noticed", "feel"
                                    "him", "herself", "himself", "been", "going", "come", "coming", "symptoms",
                                    # whether it is there at all: "are the panic attacks still happening?"
                                    "happen", "happening", "happened", "occur", "occurring", "continue", "continuing",
-                                   "ongoing", "persist", "persisting", "present", "around", "bothering", "troubling",
+                                   "ongoing", "persist", "persisting", "present", "around", "bothering", "troubling", "lately",
                                    "experiencing", "having", "suffering", "getting")}
 
 
@@ -206,10 +225,12 @@ DEGREE_GRAMMAR = set(lx.stems("can't cannot couldn't unable able has have had ne
 def beyond_concepts(question: str) -> list[str]:
     """Topic stems of a question outside the phrases naming its concepts: "does he have to fast
     before the blood test?" asks about fasting; the blood test only says which one."""
+    # Who it is about ("does the little boy have a stiff neck?") is not what is asked.
+    from harp_desktop.agent.query import SOURCE_FRAME
     from harp_desktop.findings.vocab import load, tokenize
 
-    # Who it is about ("does the little boy have a stiff neck?") is not what is asked.
-    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", question))))
+    # (Nor is who says it: "according to her sister, ...".)
+    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", SOURCE_FRAME.sub(" ", question)))))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
     # A name ("has Linda ever fainted?") says who, not what: capitalised words after the first.
@@ -268,7 +289,7 @@ def exists(ctx: AnswerContext) -> Result:
                               if t not in REPORTING and t not in NOT_ASKED and t not in DEGREE_GRAMMAR):
             # "Is she so breathless she can't finish her sentences?": the degree is what is asked; when nothing
             # said has its words, the symptom is there but not that badly.
-            yes_f = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+            yes_f = [f for f in hits if _counts_as_yes(ctx, f.status, own_clause(f))]
             if yes_f:
                 return Result("No", f"No — {yes_f[0].concept} is reported, but nothing said {ctx.window_words()} "
                               f"describes it as \"{severe.group(0).strip()}\": \"{yes_f[0].text.strip()[:100]}\" "
@@ -293,7 +314,7 @@ def exists(ctx: AnswerContext) -> Result:
     own = [f for f in hits if f.role == "patient"] if spec.subject.kind in ("anyone", "patient") else []
     basis = [f for f in hits if f.role == "patient" or f.kind in ("examination", "vital", "diagnosis")] if own else hits
     # Each concept's first mention first (where annotators mark it), then the rest in time order.
-    yes = sorted((f for f in basis if _counts_as_yes(ctx, f.status, f.text)), key=lambda f: f.start_s)
+    yes = sorted((f for f in basis if _counts_as_yes(ctx, f.status, own_clause(f))), key=lambda f: f.start_s)
     firsts = list({f.concept: f for f in reversed(yes)}.values())
     yes = sorted(firsts, key=lambda f: f.start_s) + [f for f in yes if f not in firsts]
     where = ctx.window_words()
@@ -370,7 +391,7 @@ def _in_circumstance(ctx: AnswerContext, hits: list, when: str) -> Result | None
         return Result(verdict, f"{verdict} — {f.concept} {words}: \"{_ev(ctx, f).text.strip()[:110]}\" {span(_ev(ctx, f))}.",
                       [_ev(ctx, g) for g in basis[:3]], {"kind": "finding", "concepts": [f.concept]})
     other = {"rest": "exertion", "exertion": "rest"}.get(when)
-    present = [f for f in hits if _counts_as_yes(ctx, f.status, f.text)]
+    present = [f for f in hits if _counts_as_yes(ctx, f.status, own_clause(f))]
     only = [f for f in present if other and _said_in(f, lx.CIRCUMSTANCE_STEMS[other]) not in (None, "negated")]
     if only and len(only) == len(present):
         f = only[0]
@@ -455,8 +476,20 @@ def _about_subject(ctx: AnswerContext, seg: dict) -> bool:
         rel = lx.RELATION.search(spec.subject.name or "")
         return label in who or (rel is not None and re.search(rf"\b{rel.group(0)}\b", seg["text"], re.I) is not None)
     if kind == "patient":
-        return label in who or said._is_question(seg["text"])
+        return label in who or said._is_question(seg["text"]) or _companion_of_patient(ctx, seg)
     return label in who
+
+
+def _companion_of_patient(ctx: AnswerContext, seg: dict) -> bool:
+    """A companion answering for the patient, not in the first person ("coughs no better, you tell them"):
+    a voice with no role named as the patient's relation, or speaking in the consultation."""
+    label = ctx.label_of(seg)
+    if ctx.roles.get(label or "") != "other" or FIRST_PERSON.search(seg["text"]):
+        return False
+    if ctx.other_names.get(label, "receptionist") != "receptionist":
+        return True
+    lo, hi = ctx.consultation_span or (0.0, -1.0)
+    return lo <= seg["start_s"] < hi
 
 
 def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:

@@ -1,0 +1,73 @@
+"""History questions that name no condition: "FHx?", "any family history?", "PMH?", "any ongoing
+medical problems?", "what conditions does she have?".
+
+Why: such a question asks for a section of the history, not for a word; the transcript never says
+"family history" or "past medical history" (it says "our mother did, she broke her hip"), so a
+search for the question's words answers No. The findings' assertion status already says which
+statements belong there: ``family`` for a relative's illness; the patient's own conditions, now
+or in the past (``affirmed`` / ``historical``), said by the patient or by a companion answering
+for them, for the medical history. A question that names a condition ("family history of heart
+disease?") is the exists answerer's (its concept decides).
+"""
+
+from __future__ import annotations
+
+import re
+
+from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent.answerers import speech
+from harp_desktop.agent.answerers.context import AnswerContext, Result
+from harp_desktop.agent.chain import span
+
+MEDICAL = re.compile(r"\b(past medical history|medical history|past history|medical (problems?|conditions?|issues?)|"
+                     r"health (problems?|conditions?|issues?)|(long[- ]term|chronic|ongoing|other|existing|underlying|"
+                     r"background) (conditions?|illness(es)?|problems?|medical \w+|health \w+)|what conditions|"
+                     r"any conditions)\b", re.I)
+
+
+def asks(question: str) -> str | None:
+    """"family" / "medical" when the question asks for that part of the history, else None."""
+    if speech.FAMILY_ASK.search(question):
+        return "family"
+    return "medical" if MEDICAL.search(question) else None
+
+
+def _belongs(f, part: str) -> bool:
+    if part == "family":
+        return f.status == "family" and f.kind in ("symptom", "diagnosis")
+    if f.status not in ("affirmed", "historical") or f.role not in ("patient", "other", None):
+        return False
+    # A lay name for a condition is often its measurement: "my blood pressure", "my cholesterol" (no value said).
+    return f.kind == "diagnosis" or (f.kind == "vital" and not f.value)
+
+
+def answer(ctx: AnswerContext) -> Result | None:
+    spec = ctx.spec
+    part = asks(spec.question)
+    if part is None or spec.target != "speech" or spec.operation not in ("exists", "what_said", "describe"):
+        return None
+    if speech.question_concepts(ctx):
+        return None
+    seen: dict[str, object] = {}
+    for f in sorted(ctx.findings, key=lambda f: f.start_s):
+        if ctx.in_window(f.start_s, f.end_s) and _belongs(f, part):
+            seen.setdefault(f.concept, f)
+    what = "family history" if part == "family" else "past medical history"
+    yesno = spec.operation == "exists"
+    if not seen:
+        if not yesno:
+            return None  # the turn that answers is found by its words
+        return Result("No", f"No — not mentioned: no {what} is stated {ctx.window_words()}.", [], {"kind": "speech"}, True)
+    pool = list(seen.values())[:6]
+    cited = [speech._ev(ctx, f) for f in pool]
+
+    def item(f) -> str:
+        rel = lx.RELATION.search(f.text) if part == "family" else None
+        when = " (in the past)" if f.status == "historical" else ""
+        return f.concept + (f" ({rel.group(1).lower()})" if rel else "") + when
+
+    items = "; ".join(item(f) for f in pool)
+    said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
+    first = f"Yes — {items}" if yesno else items
+    return Result(first[:160], f"The {what} stated {ctx.window_words()}: {said}.", cited,
+                  {"kind": "finding", "concepts": [f.concept for f in pool]})
