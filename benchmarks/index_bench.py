@@ -100,6 +100,10 @@ def main() -> None:
     print(f"{'stage':<14}{'seconds':>10}{'CPU-s':>9}{'RTF':>9}")
     for stage, s in pipe["seconds"].items():
         print(f"{stage:<14}{s:>10.2f}{pipe['cpu'].get(stage, 0.0):>9.2f}{s / dur:>9.4f}")
+    for key, cpu in pipe["cpu"].items():  # index/beside.py: later stages' work, inside the row of the stage it ran beside
+        if key.startswith("beside "):
+            print(f"  ({key}){cpu:>{29 - len(key)}.2f}   of that row: "
+                  + ("the sounds tagger pass and Silero" if key.endswith("events") else "the speaker windows"))
     print(f"{'pipeline':<14}{pipe['total']:>10.2f}{pipe['total_cpu']:>9.2f}{pipe['total'] / dur:>9.4f}"
           f"   peak RSS {pipe['peak_rss_mb']:.0f} MB")
     if alone:

@@ -154,6 +154,20 @@ class ChunkCache:
             self.hits += 1
             return got[0]
 
+    def poll(self, key: str) -> tuple[str, Any]:
+        """``take`` without waiting: ("held", result) taken out; ("busy", None) a worker computes it or is still
+        planning (``take`` it later, after other work); ("yours", None) claimed by the caller now, who computes it
+        and must ``release`` it."""
+        with self._cond:
+            if key in self._items:
+                self.hits += 1
+                return "held", self._items.pop(key)[0]
+            if self._claimed.get(key) == "ahead" or self._planning:
+                return "busy", None
+            self.misses += 1
+            self._claimed[key] = "stage"
+            return "yours", None
+
     def discard(self, keys: list[str]) -> None:
         with self._cond:
             for k in keys:

@@ -42,19 +42,38 @@ def _kmeans(x: np.ndarray, k: int, seed: int = 0, n_init: int = 8) -> np.ndarray
     return best
 
 
+def _laplacian(emb: np.ndarray, keep: int, block: int = 512) -> np.ndarray:
+    """The unnormalised Laplacian of the p-pruned affinity, built in one n x n array (plus row blocks): what
+    ``diag(|A|.sum(1)) - A`` gives for A = (P + P.T) / 2, P the similarities at or above each row's (keep+1)-th
+    largest (itself included), A's diagonal zeroed -- the same operations on the same numbers, so bit for bit
+    the same matrix (tests/index/test_clustering.py); at 3,700 windows (60 min) each n x n float64 array is
+    110 MB, and the straightforward expression held five of them at once."""
+    n = len(emb)
+    a = emb @ emb.T
+    for i in range(0, n, block):  # each row's threshold, then its pruning, a block of rows at a time
+        rows = a[i: i + block]
+        thr = -np.partition(-rows, keep, axis=1)[:, keep][:, None]
+        rows[rows < thr] = 0.0
+    for i in range(0, n, block):  # symmetrise: (x + y) * 0.5 on both sides of the diagonal
+        for j in range(i, n, block):
+            s = a[i: i + block, j: j + block] + a[j: j + block, i: i + block].T
+            s *= 0.5
+            a[i: i + block, j: j + block] = s
+            a[j: j + block, i: i + block] = s.T
+    np.fill_diagonal(a, 0.0)
+    deg = np.concatenate([np.abs(a[i: i + block]).sum(1) for i in range(0, n, block)])
+    np.subtract(0.0, a, out=a)  # 0 - x, as diag(d) - A off the diagonal (+0.0 where A is 0)
+    a[np.diag_indices(n)] = deg  # d - 0 on it
+    return a
+
+
 def spectral(emb: np.ndarray, pval: float = 0.02, max_k: int = MAX_SPEAKERS) -> np.ndarray:
     """Labels of unit-norm rows: p-pruned cosine affinity, unnormalised Laplacian, eigengap, k-means."""
     n = len(emb)
     if n < 2 * MIN_NEIGHBOURS:
         return np.zeros(n, np.int64)
-    sim = emb @ emb.T
     keep = min(n - 1, max(MIN_NEIGHBOURS, int(round(pval * n))))
-    thr = -np.partition(-sim, keep, axis=1)[:, keep][:, None]  # each row's (keep+1)-th largest, itself included
-    aff = np.where(sim >= thr, sim, 0.0)
-    aff = 0.5 * (aff + aff.T)
-    np.fill_diagonal(aff, 0.0)
-    lap = np.diag(np.abs(aff).sum(1)) - aff
-    vals, vecs = np.linalg.eigh(lap)
+    vals, vecs = np.linalg.eigh(_laplacian(emb, keep))
     m = min(max_k + 1, n)
     k = int(np.argmax(np.diff(vals[:m]))) + 1
     return _kmeans(vecs[:, :k], k) if k > 1 else np.zeros(n, np.int64)

@@ -62,24 +62,45 @@ def _embed(enc, wavs: list[np.ndarray], starts: list[float], report: Callable[[f
            check: Callable[[], None], cache: Any = None, fingerprint: str = "",
            ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Per region: window centres (s, absolute) and embeddings; regions in groups of GROUP (shared batches
-    are faster, groups bound memory), each taken from ``cache`` (index/chunk_cache.py) when computed ahead."""
-    centres, embs = [], []
+    are faster, groups bound memory), each taken from ``cache`` (index/chunk_cache.py) when computed ahead.
+    A group a worker is still computing (while recording, or beside the asr stage: index/beside.py) is taken
+    after the stage has computed the groups nobody claimed, so both work through what is left."""
+    done: dict[int, list] = {}
+    later: list[tuple[int, str]] = []
     name = getattr(enc, "name", "ge2e")
+    n_groups = -(-len(wavs) // GROUP)
+
+    def compute(g: int, key: str | None) -> None:
+        try:
+            done[g] = enc.embed_regions(wavs[g: g + GROUP], WINDOW_S, HOP_S)
+        finally:
+            if key:
+                cache.release(key)
+        report(min(1.0, len(done) / max(1, n_groups)))
+
     for g in range(0, len(wavs), GROUP):
         check()
-        group = wavs[g: g + GROUP]
-        key = group_key(fingerprint, name, group) if cache is not None and cache.active() else None
-        got = cache.take(key) if key else None
+        key = group_key(fingerprint, name, wavs[g: g + GROUP]) if cache is not None and cache.active() else None
+        state, got = cache.poll(key) if key else ("yours", None)
+        if state == "held":
+            done[g] = got
+        elif state == "busy":
+            later.append((g, key))
+        else:
+            compute(g, key)
+    for g, key in later:
+        check()
+        got = cache.take(key)  # waits for the worker; None: the worker gave it up, and it is the stage's now
         if got is None:
-            try:
-                got = enc.embed_regions(group, WINDOW_S, HOP_S)
-            finally:
-                if key:
-                    cache.release(key)
-        for s, (c, e) in zip(starts[g: g + GROUP], got, strict=True):
+            compute(g, key)
+        else:
+            done[g] = got
+    centres, embs = [], []
+    for g in range(0, len(wavs), GROUP):
+        for s, (c, e) in zip(starts[g: g + GROUP], done[g], strict=True):
             centres.append(c + s)
             embs.append(e)
-        report(min(1.0, (g + GROUP) / max(1, len(wavs))))
+    report(1.0)
     return centres, embs
 
 

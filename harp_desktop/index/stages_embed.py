@@ -61,11 +61,15 @@ def run_sounds(ctx: StageContext) -> dict:
     """Ambient sounds of the room (telephone, knock, alarm, music, dog): a stage of their own, so
     adding or retuning them re-runs only this one (the events stage's fingerprint feeds VAD, ASR and
     everything after). YAMNet's coarse pass only: ~0.7 ms a patch, a few seconds an hour."""
+    from harp_desktop.index.beside import sounds_key as ahead_key
+    from harp_desktop.index.chunk_cache import take_or
     from harp_desktop.index.events import AMBIENT_SOURCE, detect_ambient
 
     t0 = time.perf_counter()
     tg = tagger(ctx)
-    fs = tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop, dense_hop_s=None)
+    # Computed beside the events stage (index/beside.py) from exactly this input, or computed now.
+    fs = take_or(ctx.models.ahead(), lambda: ahead_key(ctx.fingerprint, ctx.sha),
+                 lambda: tg.run(ctx.audio, progress=ctx.report, should_stop=ctx.should_stop, dense_hop_s=None))
     ctx.check()
     tags = detect_ambient(fs, tg.class_names, ctx.audio)
 

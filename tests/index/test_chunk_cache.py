@@ -55,3 +55,18 @@ def test_released_claim_wakes_the_stage_and_size_is_bounded():
     for i in range(5):
         cache.put(f"a{i}", np.zeros(100, np.float32))  # 400 bytes each: the oldest go
     assert len(cache) == 2 and cache.active() and cache.take("a4") is not None and cache.take("a0") is None
+
+
+def test_poll_takes_a_result_defers_a_busy_key_and_claims_a_free_one():
+    cache = ChunkCache()
+    cache.put("held", np.zeros(3, np.float32))
+    assert cache.claim("busy")
+    state, got = cache.poll("held")
+    assert state == "held" and got is not None and len(cache) == 0
+    assert cache.poll("busy") == ("busy", None)  # not claimed away from the worker
+    assert cache.poll("free") == ("yours", None) and not cache.claim("free")
+    cache.release("free")
+    cache.begin_planning()
+    assert cache.poll("other") == ("busy", None)  # a worker is still claiming what it will compute
+    cache.end_planning()
+    assert (cache.hits, cache.misses) == (1, 1)

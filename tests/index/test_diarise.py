@@ -99,6 +99,24 @@ def test_refine_finds_a_voice_heard_for_a_few_windows():
     assert cluster_voices(emb[:5], threshold=0.4).tolist() == [0] * 5  # too few windows for a graph: one voice
 
 
+@pytest.mark.parametrize("n", [12, 100, 513, 1100])
+def test_laplacian_in_one_array_equals_the_straightforward_expression(n):
+    """Built in place to bound memory at 60 minutes; the same numbers bit for bit, sign of zero included."""
+    from harp_desktop.index.clustering import _laplacian
+
+    emb, _ = _voices([n // 2, n - n // 2], 0.3)
+    emb = emb.astype(np.float64)
+    keep = max(6, int(round(0.02 * n)))
+    sim = emb @ emb.T
+    thr = -np.partition(-sim, keep, axis=1)[:, keep][:, None]
+    aff = np.where(sim >= thr, sim, 0.0)
+    aff = 0.5 * (aff + aff.T)
+    np.fill_diagonal(aff, 0.0)
+    want = np.diag(np.abs(aff).sum(1)) - aff
+    got = _laplacian(emb, keep, block=64)
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+
+
 class _Fake:
     """An encoder whose windows are one per region, embedding given per region."""
 
@@ -193,3 +211,39 @@ def test_flat_layout_conv_equals_a_direct_conv(k, stride, freq):
     assert got.shape == (2, f_out + 2, 9, 8)
     np.testing.assert_allclose(got[:, 1:-1, 1:-1], ref, atol=2e-5)
     assert not got[:, [0, -1]].any() and not got[:, :, [0, -1]].any()  # the border the next conv reads as padding
+
+
+class _ByAudio:
+    """Windows one per region, embedding a function of the region's audio (its first sample): order-free."""
+
+    name, dim = "campplus", 2
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def embed_regions(self, wavs, *_):
+        self.calls += 1
+        return [(np.array([len(w) / SR / 2], np.float32), np.array([[w[0], 1.0]], np.float32)) for w in wavs]
+
+
+def test_groups_a_worker_computes_are_taken_after_the_stage_computed_the_rest():
+    """Beside the asr stage (index/beside.py) or while recording: the stage does not wait on a group in progress
+    while others are free, and the result is the one without a cache."""
+    import threading
+
+    from harp_desktop.index.chunk_cache import ChunkCache
+    from harp_desktop.index.diarise import GROUP, _embed, group_key, region_wavs
+
+    regions = [Region(float(i), i + 0.8) for i in range(5 * GROUP)]
+    audio = np.repeat(np.arange(5 * GROUP + 1, dtype=np.float32), SR)
+    wavs, starts = region_wavs(audio, regions)
+    want = _embed(_ByAudio(), wavs, starts, lambda f: None, lambda: None)
+    cache, keys = ChunkCache(), [group_key("fp", "campplus", wavs[g: g + GROUP]) for g in range(0, len(wavs), GROUP)]
+    cache.put(keys[0], _ByAudio().embed_regions(wavs[:GROUP]))  # done ahead
+    assert cache.claim(keys[2])  # in progress on the worker: put after the stage has done the free ones
+    threading.Timer(0.5, cache.put, [keys[2], _ByAudio().embed_regions(wavs[2 * GROUP: 3 * GROUP])]).start()
+    enc, seen = _ByAudio(), []
+    got = _embed(enc, wavs, starts, seen.append, lambda: None, cache, "fp")
+    assert enc.calls == 3 and (cache.hits, cache.misses) == (2, 3) and len(cache) == 0 and seen[-1] == 1.0
+    assert [c.tolist() for c in got[0]] == [c.tolist() for c in want[0]]
+    assert [e.tolist() for e in got[1]] == [e.tolist() for e in want[1]]
