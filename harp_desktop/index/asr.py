@@ -49,6 +49,7 @@ REPAIR_TEMPERATURE = 0.0
 # strict filter had dropped a whole minute of a call.
 REPAIR_LENIENT_S = 5.0
 THOROUGH_BEAM = 5
+ASR_SEED = 0  # CTranslate2's sampling seed for the temperature fallback (see ``_words``)
 REPAIR = f"repair{REPAIR_MIN_S}:t{REPAIR_TEMPERATURE}:lenient{REPAIR_LENIENT_S}:b{THOROUGH_BEAM}"
 # In the asr stage key: asr_chunk_s counts joined audio (not speech), and short last windows are skipped.
 PLAN = f"plan-joined:tail{TAIL_SKIP_S}"
@@ -174,6 +175,12 @@ class Transcriber:
         # is skipped as "no speech", a beam of 5, and no hotwords (on a telephone line the greedy pass with
         # the clinical prompt gave "Medications, pain, pain, pain..." or nothing; beam 5 without it gave
         # the sentences at avg_logprob -0.5). Long holes are rare, so the beam costs little.
+        # Whisper's temperature fallback samples; CTranslate2 seeds its generator at random unless told, so the
+        # same audio gave different words run to run (and Ray workers differed from local indexing). Seeded per
+        # call, the fallback is repeatable.
+        import ctranslate2  # (faster-whisper's own dependency, imported when the model is)
+
+        ctranslate2.set_random_seed(ASR_SEED)
         segments, info = self.model.transcribe(
             audio,
             language=language,

@@ -235,3 +235,24 @@ def test_a_chunks_short_last_window_is_not_decoded(clips):
     assert seen and seen[0][0] == 0
     assert not any(seek > 0 and seek + size >= content and size < TAIL_SKIP_S * 100 for seek, size in seen)
     assert "chest pain" in "".join(w.text for w in words).lower()
+
+
+def test_the_temperature_fallback_is_seeded_before_every_transcription(monkeypatch):
+    """CTranslate2 seeds its sampler at random unless told: the same audio gave other words run to run."""
+    import ctranslate2
+
+    from harp_desktop.index import asr
+
+    calls: list[str] = []
+    monkeypatch.setattr(ctranslate2, "set_random_seed", lambda seed: calls.append(f"seed {seed}"))
+
+    class Model:
+        def transcribe(self, audio, **kw):
+            calls.append("transcribe")
+            return iter(()), type("Info", (), {"language": "en"})()
+
+    tr = asr.Transcriber.__new__(asr.Transcriber)
+    tr.model, tr.options = Model(), AsrOptions()
+    for _ in range(2):
+        tr._words(np.zeros(16000, np.float32), [(0.0, 1.0, 0.0)], "en")
+    assert calls == [f"seed {asr.ASR_SEED}", "transcribe"] * 2
