@@ -292,8 +292,10 @@ according time point moment minute minutes second seconds clinician nurse gp con
 ever currently still now during first last give gave get got mentions describe describes described talk talked
 heard hear audio conversation call phone sound sounds voice make made did anybody somebody any
 i'm i've i'd i'll you're you've you'd he's he'd she's she'd it's we're we've they're they've they'd that's
-there's what's who's isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't won't
-allowed permitted able supposed""".split())  # (a permission frame: "is she allowed to go home?" asks about going home)
+there's what's who's isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't won't""".split())
+# A permission frame is not the topic: "is she allowed to go home?" asks about going home (answerers/words.py too).
+PERMISSION = frozenset("allowed permitted able supposed".split())
+STOP |= PERMISSION
 
 
 def content_terms(text: str) -> list[str]:

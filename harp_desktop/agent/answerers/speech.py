@@ -225,11 +225,11 @@ DEGREE_GRAMMAR = set(lx.stems("can't cannot couldn't unable able has have had ne
 def beyond_concepts(question: str) -> list[str]:
     """Topic stems of a question outside the phrases naming its concepts: "does he have to fast
     before the blood test?" asks about fasting; the blood test only says which one."""
-    # Who it is about ("does the little boy have a stiff neck?") is not what is asked.
     from harp_desktop.agent.query import SOURCE_FRAME
     from harp_desktop.findings.vocab import load, tokenize
 
-    # (Nor is who says it: "according to her sister, ...".)
+    # Who it is about ("does the little boy have a stiff neck?") is not what is asked, nor who says it
+    # ("according to her sister, ...").
     toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", SOURCE_FRAME.sub(" ", question)))))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
@@ -486,8 +486,8 @@ def _companion_of_patient(ctx: AnswerContext, seg: dict) -> bool:
     label = ctx.label_of(seg)
     if ctx.roles.get(label or "") != "other" or FIRST_PERSON.search(seg["text"]):
         return False
-    if ctx.other_names.get(label, "receptionist") != "receptionist":
-        return True
+    if ctx.other_names.get(label) not in (None, "receptionist"):
+        return True  # named as a relation of the patient
     lo, hi = ctx.consultation_span or (0.0, -1.0)
     return lo <= seg["start_s"] < hi
 

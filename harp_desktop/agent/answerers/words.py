@@ -23,8 +23,7 @@ will shall may might must of in on at to for from by with about as into over tha
 what which who whom whose when where why how any some it its and or but if then i you we me my your our their
 one out up through across like just also very really get got anything something nothing everything anyone someone
 anybody somebody everyone either neither other others much many more most
-working provisional differential final current latest main overall usual
-allowed permitted able supposed""".split())  # qualifiers of a head noun; permission frames ("is she allowed to go home?")
+working provisional differential final current latest main overall usual""".split()) | lx.PERMISSION  # qualifiers of a head noun
 
 
 def focus_terms(question: str) -> list[str]:
