@@ -1,10 +1,10 @@
-"""Generate the seven long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07).
+"""Generate the eight long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07, _08).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _07: both) reading
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _08: both) reading
   scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
@@ -56,17 +56,24 @@ consultation of a six-year-old boy with his mother answering most questions for 
 her own asthma and penicillin allergy, his sister's sore throat, his grandfather's history; real coughs; a
 back-up amoxicillin prescription and a safety-net), then the GP's telephone follow-up three days later (band-limited).
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _07)::
+``bank_rec_08`` (built by ``rec08.py``): a hospital respiratory clinic waiting area (the television's news and
+weather with symptom words used non-clinically, a healthcare assistant at the door, other people's RAVDESS remarks,
+a bystander's cough), a respiratory nurse's COPD review of a 71-year-old man with his wife answering for him at
+times and mentioning her own arthritis and cough (real coughs, one under the wife's speech; observations after
+silent pauses; inhaler technique; a rescue pack), then the nurse's phone call three days later (band-limited: the
+sputum result changes the rescue-pack antibiotic; a new sore mouth).
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _08)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_07``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_08``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all seven recordings are built.
+all eight recordings are built.
 """
 
 from __future__ import annotations
@@ -143,6 +150,10 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-gb-x-rp+f2": 150,  # bank_rec_06 (a woman of 79, a little slower)
     "en-gb-x-rp+m7": 160,  # bank_rec_07 (the GP)
     "en-gb-x-rp+f5@p90": 165,  # bank_rec_07 (a boy of six: pitch raised to 90)
+    "en-us+f5": 155,  # bank_rec_08 (the respiratory nurse)
+    "en-us+grandma@p30": 150,  # bank_rec_08 (the patient's wife: pitch lowered to 30)
+    "en-us+m6": 160,  # bank_rec_08 (the healthcare assistant)
+    "en-gb-x-rp+m1": 165,  # bank_rec_08 (the waiting-area television)
 }
 VOICES.update(
     {
@@ -161,6 +172,11 @@ VOICES.update(
         "espeak:en-gb-x-rp+m7": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m7 (male)",
         "espeak:en-gb-x-rp+f5@p90": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant f5, pitch 90 "
         "(-p 90; a child's voice)",
+        "espeak:en-us+f5": "eSpeak NG 1.51 en-us (American English) with variant f5 (female)",
+        "espeak:en-us+grandma@p30": "eSpeak NG 1.51 en-us (American English) with variant grandma, pitch 30 (-p 30; "
+        "an older woman)",
+        "espeak:en-us+m6": "eSpeak NG 1.51 en-us (American English) with variant m6 (male)",
+        "espeak:en-gb-x-rp+m1": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m1 (male)",
     }
 )
 
@@ -173,17 +189,18 @@ def voice_label(voice: str) -> str:
 
 
 def require_espeak() -> str:
-    """Return the espeak-ng executable, or exit with a clear message (bank_rec_03 to _07 need it)."""
+    """Return the espeak-ng executable, or exit with a clear message (bank_rec_03 to _08 need it)."""
     exe = shutil.which("espeak-ng")
     if exe is None:
-        sys.exit("error: 'espeak-ng' was not found on PATH; bank_rec_03 to _07 need it (apt-get install espeak-ng)")
+        sys.exit("error: 'espeak-ng' was not found on PATH; bank_rec_03 to _08 need it (apt-get install espeak-ng)")
     return exe
 
 
 def synthesise_espeak(voice: str, text: str, workdir: Path) -> np.ndarray:
     """Speak ``text`` with eSpeak NG ``voice`` at its ESPEAK_RATE_WPM; return float mono at 16 kHz.
 
-    A key ``name@pNN`` speaks voice ``name`` with base pitch ``NN`` (``-p NN``; bank_rec_07's child).
+    A key ``name@pNN`` speaks voice ``name`` with base pitch ``NN`` (``-p NN``; bank_rec_07's child, bank_rec_08's
+    wife).
     """
     wav = workdir / "utt_espeak.wav"
     rate = ESPEAK_RATE_WPM[voice]
@@ -365,6 +382,7 @@ class Timeline:
         self.cursor = 0
         self.turn = 0
         self.tts_name = "flite TTS"
+        self.notes_extra = ""  # appended to the truth's notes (bank_rec_08: coughs under speech)
 
     # -- helpers
     def _s(self, seconds: float) -> int:
@@ -705,6 +723,7 @@ class Timeline:
                 "shorter gaps between turns are not listed; 'tags' mark the clinical content of a turn "
                 "(affirm:/deny:/resolved:/history:/family_history:/medication:/allergy:/vital:/exam/diagnosis/"
                 "plan:/safety_net, nonclinical_symptom_word = a symptom word used in a non-clinical sense)"
+                + self.notes_extra
             ),
             "events": rows,
         }
@@ -1966,6 +1985,7 @@ deterministically from a seed):
 | `bank_rec_05.flac` + `.truth.json` | community pharmacy counter with customers' emotional remarks, the pharmacist's structured medication review of an older woman with heart failure (ACE-inhibitor cough, over-the-counter ibuprofen, weight, sitting and standing blood pressure) with her son, the hospital pharmacist's phone call to the son about switching ramipril to sacubitril/valsartan (Flite and eSpeak NG voices) |
 | `bank_rec_06.flac` + `.truth.json` | out-of-hours urgent treatment centre waiting area with other people's emotional remarks and the desk phone, an advanced practitioner's consultation of an older woman after a fall on her outstretched hand (suspected wrist fracture) who also has a chest infection, with her sister, then the practitioner's handover to the night doctor (Flite and eSpeak NG voices) |
 | `bank_rec_07.flac` + `.truth.json` | GP surgery waiting area (a picture book read aloud, the desk phone, other people's emotional remarks), a same-day GP consultation of a six-year-old boy with a left ear infection, his mother answering most questions for him, then the GP's telephone follow-up three days later (Flite and eSpeak NG voices; a child's voice) |
+| `bank_rec_08.flac` + `.truth.json` | hospital respiratory clinic waiting area (the television, a healthcare assistant at the door, other people's emotional remarks), a respiratory nurse's COPD review of an older man with his wife answering for him at times and mentioning her own complaints, then the nurse's phone call three days later about the sputum result (Flite and eSpeak NG voices) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -1973,7 +1993,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` to `bank_rec_07.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac` to `bank_rec_08.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -1992,8 +2012,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_07) and with
-> eSpeak NG (bank_rec_03 to bank_rec_07).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_08) and with
+> eSpeak NG (bank_rec_03 to bank_rec_08).
 
 ## Components
 
@@ -2027,9 +2047,13 @@ Required attributions:
 - bank_rec_07 mixes both engines: Flite `cmu_us_kal16` (the receptionist), `cmu_us_awb` (the grandfather
   reading the picture book) and `cmu_us_slt` (the mother); eSpeak NG `en-gb-x-rp` + variant `m7` (the GP)
   and `en-gb-x-rp` + variant `f5` with the base pitch raised to 90 (`-p 90`; the six-year-old boy).
-- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py` and `rec07.py`, written by the
-  HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
-  and weather in bank_rec_03 and the picture book in bank_rec_07 are invented (no third-party text).
+- bank_rec_08 mixes both engines: Flite `cmu_us_rms` (the patient); eSpeak NG `en-us` + variant `f5` (the
+  respiratory nurse), `en-us` + variant `grandma` with the base pitch lowered to 30 (`-p 30`; the patient's
+  wife), `en-us` + variant `m6` (the healthcare assistant) and `en-gb-x-rp` + variant `m1` (the television).
+- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py` and `rec08.py`, written
+  by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
+  and weather in bank_rec_03 and bank_rec_08 and the picture book in bank_rec_07 are invented (no third-party
+  text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
   dBFS active RMS; the reader -25 dBFS; telephone speech -24 dBFS after
   band-limiting to 300-3400 Hz with light soft clipping), 5 ms fades.
@@ -2042,17 +2066,18 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 to bank_rec_07 is the shared cue clip
+  the S5 cough of bank_rec_03 to bank_rec_08 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
 - The coughers are real people (all four women) unrelated to the fictional
   consultations; in bank_rec_03 the male patient's coughs are S5's, and in bank_rec_07 a six-year-old
-  boy's coughs are these women's (S1, S5, S6). No throat
+  boy's coughs are these women's (S1, S5, S6), and in bank_rec_08 a 71-year-old man's coughs are these women's
+  (S1, S3, S5, S6; S3 is a COPD patient's). No throat
   clearing is included in any recording (no honestly licensed real clip was
   available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_07)
+### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_08)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -2067,15 +2092,17 @@ Required attributions:
   bank_rec_06 as other people in an urgent treatment centre's waiting area, and one visitor heard from the
   corridor through the staff-base door (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
   bank_rec_07 as other people in a GP surgery waiting area, and one parent heard from the corridor
-  through the consulting-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05.
+  through the consulting-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
+  bank_rec_08 as other people in a hospital clinic waiting area, and two visitors heard from the corridor
+  through the clinic-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 to bank_rec_07 are not speaker-independent.
+  results on bank_rec_02 to bank_rec_08 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
 - Room tone: seeded pink noise (about -50 dBFS in waiting rooms, -58 dBFS in
   the consulting room); telephone line noise: the same, band-limited, about -47 dBFS.
-- Ring-back tone in the bank_rec_01, bank_rec_04, bank_rec_05 and bank_rec_07 phone calls, the desk phone ringing
+- Ring-back tone in the bank_rec_01, bank_rec_04, bank_rec_05, bank_rec_07 and bank_rec_08 phone calls, the desk phone ringing
   in the bank_rec_03, bank_rec_06 and bank_rec_07 waiting rooms and the phone ringing in bank_rec_05's consultation
   room: 400+450 Hz,
   UK cadence.
@@ -2167,11 +2194,19 @@ def validate(out_dir: Path, rec: str) -> list[str]:
             pair = {a["kind"], b["kind"]}
             cough = a if a["kind"] == "cough" else b if b["kind"] == "cough" else None
             other = b if cough is a else a
+            tags = (cough.get("tags") or []) if cough is not None else []
             ok = (
                 cough is not None
                 and pair == {"cough", "speech"}
-                and "overlaps_speech_end" in (cough.get("tags") or [])
-                and other["start_s"] < cough["start_s"] < other["end_s"] <= cough["end_s"]
+                and (
+                    (
+                        "overlaps_speech_end" in tags
+                        and other["start_s"] < cough["start_s"] < other["end_s"] <= cough["end_s"]
+                    )
+                    or (
+                        "under_speech" in tags and other["start_s"] < cough["start_s"] < cough["end_s"] < other["end_s"]
+                    )
+                )
             )
             if not ok:
                 problems.append(f"{rec}: {a['id']} ({a['kind']}) overlaps {b['id']} ({b['kind']})")
@@ -2227,13 +2262,12 @@ def main(argv: list[str] | None = None) -> int:
             "bank_rec_05",
             "bank_rec_06",
             "bank_rec_07",
+            "bank_rec_08",
         ],
         help="build one recording only",
     )
     parser.add_argument("--cough-source", type=Path, default=DEFAULT_COUGH_SOURCE)
-    parser.add_argument(
-        "--cue-cough", type=Path, default=DEFAULT_CUE_COUGH, help="BMC S5 cough (bank_rec_03 to _07)"
-    )
+    parser.add_argument("--cue-cough", type=Path, default=DEFAULT_CUE_COUGH, help="BMC S5 cough (bank_rec_03 to _08)")
     parser.add_argument("--ravdess-dir", type=Path, default=DEFAULT_RAVDESS_DIR)
     args = parser.parse_args(argv)
 
@@ -2313,7 +2347,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_07")
             truths["bank_rec_07"] = truth
-    if len(truths) == 7:
+        if args.only in (None, "bank_rec_08"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec08 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec08 import SPEAKERS_08, build_rec08
+
+            seed = args.seed + 8
+            tl = Timeline("bank_rec_08", seed, flite, Path(tmp), dict(SPEAKERS_08))
+            build_rec08(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_08")
+            truths["bank_rec_08"] = truth
+    if len(truths) == 8:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
