@@ -18,8 +18,9 @@ a room voice when at most 1 - ``PHONE_SHARE`` do. A recording with no phone voic
 unchanged, and nothing more is embedded for it.
 
 ``LINK``, measured on the eight development recordings (docs/decisions.md, "A voice on the phone
-and in the room"): band centroids of the same person 0.89-0.97, of a new phone voice against the
-recording's room voices at most 0.75 (two eSpeak NG women of one synthesiser); midway, 0.82.
+and in the room is one voice"): band centroids of the same person 0.88-0.96 (5 phone voices), of a
+new phone voice against the recording's nearest room voice at most 0.75 (5 phone voices; the highest
+two eSpeak NG women of one synthesiser); midway, 0.82.
 """
 
 from __future__ import annotations
