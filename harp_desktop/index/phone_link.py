@@ -9,7 +9,7 @@ pass, they match again: each cluster's windows are embedded once more with the m
 300-3400 Hz set to their mean (``CamPlusEncoder.embed_band``; the phone side is treated the same
 way, so neither side keeps what only its channel has), and a phone cluster whose band centroid
 reaches ``LINK`` against a room cluster's is that cluster's voice. A phone voice nobody heard in
-the room (a triage nurse, a hospital pharmacist, a receptionist's caller) stays a voice of its own.
+the room (a triage nurse, a hospital pharmacist, dev's two callers) stays a voice of its own.
 
 Which clusters are which: each speech region is measured by the findings' telephone-band test
 (``findings.band.phone_band``: 4-7.5 kHz against 0.3-3.4 kHz in its speech frames); a cluster is
