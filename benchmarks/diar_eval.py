@@ -48,6 +48,8 @@ class _Cached:
         from harp_desktop.index.diarise import HOP_S, WINDOW_S
 
         self.name, self.dim, self.i = getattr(enc, "name", "ge2e"), enc.dim, 0
+        if hasattr(enc, "embed_band"):  # the phone-voice link's band embeddings (index/phone_link.py): not cached
+            self.embed_band = enc.embed_band
         if path.exists():
             z = np.load(path, allow_pickle=True)
             self.all = list(zip(z["c"], z["e"], strict=True))

@@ -67,6 +67,13 @@ def log_mel(wav: np.ndarray) -> np.ndarray:
     return np.log(np.maximum((spec.real**2 + spec.imag**2).astype(np.float32) @ _BANKS, np.finfo(np.float32).eps))
 
 
+def band_bins(band: tuple[float, float]) -> np.ndarray:
+    """Which of the 80 mel bins have their centre (weighted by the filter) inside ``band`` (Hz)."""
+    freqs = np.arange(NFFT // 2 + 1) * SAMPLE_RATE / NFFT
+    centre = (_BANKS * freqs[:, None]).sum(0) / np.maximum(_BANKS.sum(0), 1e-12)
+    return (centre >= band[0]) & (centre <= band[1])
+
+
 def fbank(wav: np.ndarray) -> np.ndarray:
     """(frames, 80) mean-normalised log mel energies, Kaldi ``snip_edges`` framing."""
     feat = log_mel(wav)
@@ -314,6 +321,18 @@ class CamPlusEncoder:
         with _single_thread_blas():
             f = fbank(np.pad(np.asarray(wav, np.float32), (0, max(0, WIN - len(wav)))))
             return self._run([f])[0]
+
+    def embed_band(self, clips: list[np.ndarray], band: tuple[float, float]) -> np.ndarray:
+        """(n, 192) embeddings of clips heard only through ``band``: the mel bins outside it are set to
+        their mean (zero after mean normalisation), so what a channel does there -- a telephone line's dead
+        band, a room's fricatives and noise -- says nothing. A voice through a phone line and the same
+        voice in the room, each embedded so, are compared on the same bins (index/phone_link.py)."""
+        keep = band_bins(band)
+        with _single_thread_blas():  # the fbank's mel matmul too (embed_regions says why)
+            feats = [fbank(np.pad(np.asarray(c, np.float32), (0, max(0, WIN - len(c))))) for c in clips]
+            for f in feats:
+                f[:, ~keep] = 0.0
+            return self._run(feats) if feats else np.zeros((0, EMB_DIM), np.float32)
 
     def embed_regions(self, wavs: list[np.ndarray], window_s: float = 1.6, hop_s: float = 0.8
                       ) -> list[tuple[np.ndarray, np.ndarray]]:

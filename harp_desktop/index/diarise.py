@@ -20,6 +20,7 @@ import numpy as np
 
 from harp_desktop.audio.decode import SAMPLE_RATE
 from harp_desktop.index.clustering import cluster_voices
+from harp_desktop.index.phone_link import link_phone_voices
 from harp_desktop.index.speakers import _single_thread_blas, cluster_speakers
 from harp_desktop.types import Region
 
@@ -28,7 +29,8 @@ WINDOW_S, HOP_S = 1.6, 0.8
 # GE2E's long-standing cut; CAM++'s windows of one voice spread more (0.6; 0.55-0.65 alike on dev).
 CUT = {"ge2e": 0.4, "campplus": 0.6}
 # v5: the CAM++ window embeddings are stored too ("speaker_windows_campplus"); the labels are unchanged.
-VERSION = "v5-spectral-groups8-keepcam"
+# v6: a phone-band voice that matches a room voice in the telephone band takes its label (index/phone_link.py).
+VERSION = "v6-spectral-groups8-keepcam-phonelink"
 # Regions embedded per call. CAM++ batches equal-length windows of one call together and its numbers move in the
 # last float bits with the batch's make-up, so a group's embeddings are a function of the group's audio only
 # when groups are fixed: consecutive runs of GROUP regions from the recording's start (after the 0.5 s filter).
@@ -156,4 +158,6 @@ def speaker_windows_all(audio: np.ndarray, regions: list[Region], rescued: np.nd
     with _single_thread_blas():
         labels = cluster_speakers(basis, attach_only=attach, groups=groups,
                                   method=partial(cluster_voices, threshold=CUT.get(name, CUT["ge2e"])))
+    if diar is not None:  # a voice heard through a phone line and in the room is one voice (index/phone_link.py)
+        labels = link_phone_voices(wavs, starts, centres_a, groups, labels, diar, WINDOW_S, check)
     return SpeakerWindows(centres_a, embs_a, labels, None if diar is None else np.asarray(basis, np.float32))
