@@ -14,6 +14,7 @@ import re
 import time
 import unicodedata
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from harp_desktop.agent import answer as ans
@@ -21,7 +22,7 @@ from harp_desktop.agent import answerers, audio_llm, names, support, verify
 from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext
 from harp_desktop.agent.from_evidence import EvidencePath
-from harp_desktop.agent.query import QuerySpec, parse
+from harp_desktop.agent.query import QuerySpec, Subject, parse
 from harp_desktop.audio.decode import load_clip
 from harp_desktop.retrieval.localize import format_clock, localize
 from harp_desktop.retrieval.tools import RecordingTools
@@ -134,6 +135,10 @@ class Asker(EvidencePath):
             notes.append(f"read as: \"{named}\"")
             question = named
             spec = self.parse(question, rec["duration_s"], cue_paths, notes)
+            ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
+        if ctx.child_is_patient():
+            notes.append(f"\"{spec.subject.name}\" read as the patient: a parent answers for them")
+            spec = replace(spec, subject=Subject("patient", spec.subject.name))
             ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
         timings["parse"] = time.perf_counter() - t0
         audio = audio_llm.prepare(self.evidence_mode, self.audio_config, self.llm is not None, notes)

@@ -210,6 +210,8 @@ RELATIVE = re.compile(r"\b(the |her |his |their |the patient's )((?:little|young
                       r"(husband|wife|partner|mother|mum|father|dad|son|daughter|relative|carer|"
                       r"friend|companion|receptionist|grandson|granddaughter|child|children|baby|brother|sister|"
                       r"boy|girl|kid|toddler|infant|lad|little one|youngest|eldest)\b", IC)
+# Words for a child ("the boy", "the little one"): when a parent answers for the patient, the child is the patient.
+CHILD = re.compile(r"\b(child|children|baby|boy|girl|kid|toddler|infant|lad|little one)\b", IC)
 NAMED_SPEAKER = re.compile(r"\b(SPEAKER_\d+|speaker [A-Z0-9]\b|Speaker [A-Z][a-z]*\b)", 0)
 SPEAKER_AT = re.compile(r"\b(?:speaker|person|voice|man|woman|one|lady|gentleman|girl|boy) "
                         r"(?:(?:in|on|from|near|by|at) (?:the |a )?(?!\d)[a-z]+ )?(?:(?:first |who is |who was |that is )?"

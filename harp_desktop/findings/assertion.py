@@ -53,7 +53,7 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "when he was a baby|when i was a baby|when i was tiny|when she was younger|when he was younger|"
         "a while ago|weeks ago|ages ago|in my twenties|in my teens|for years|before that|back then|at the time")),
     ("resolved", "bwd", _lex(
-        "gone now|it's gone|gone away|went away|has gone|cleared up|cleared|better now|fine now|all better|"
+        "gone now|it's gone|gone away|went away|has gone|is gone|are gone|all gone|completely gone|disappeared|cleared up|cleared|better now|fine now|all better|"
         "recovered|resolved|settled|settled down|got better|gotten better|over it|it stopped|stopped now|clear now|"
         "fine again|back to normal|it's passed|passed now|fine since|been fine since|okay since|fine since then|"
         # a medicine taken to its end: "I finished the course on Monday"

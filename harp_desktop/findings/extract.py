@@ -8,6 +8,8 @@ the answer, said by the one who answered ("Any blood in it?" / "No, no blood at 
 
 from __future__ import annotations
 
+import re
+
 from .assertion import (
     answer_polarity,
     clause_ids,
@@ -85,6 +87,9 @@ def extract(turns: list[Turn]) -> list[Finding]:
     """All findings of a stretch of diarised turns, in time order."""
     vocab = load()
     utts = utterances(turns, vocab)
+    proxies = proxy_voices(utts)
+    for u in utts:
+        u.proxy = u.speaker in proxies
     questions_by_reply(utts)
     resolve_pain(utts, vocab)
     resolve_it(utts, vocab)
@@ -116,7 +121,7 @@ def extract(turns: list[Turn]) -> list[Finding]:
     for f in paired.values():  # pairs whose answer named nothing: the answer's polarity decided
         if isinstance(f, list):
             out += f
-    return _dedupe(_known_facts(_roles(_derive(vocab, out), elicited)))
+    return _dedupe(_known_facts(_read_backs(_roles(_derive(vocab, out), elicited))))
 
 
 def _statement_status(u: Utterance, si: int, m: Match) -> str | None:
@@ -375,7 +380,8 @@ def _emit_one(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: li
         status = "affirmed"
     if u.role == "clinician" and c.kind in ("symptom", "diagnosis") and status == "affirmed" and _own_complaint(sents[0], m):
         status = "family"  # "I've been sneezing all week": not the patient's (a companion the diariser gave this voice)
-    if u.role == "other" and status != "hypothetical" and _about_self(sents[0].tokens, m):
+    own = next((x for x in u.sentences if any(y is m for y in x.matches)), sents[0])  # the sentence naming it
+    if (u.role == "other" or u.proxy) and status != "hypothetical" and _about_self(own.tokens, m):
         if status == "negated":
             return []  # a companion denying something of their own says nothing about the patient
         status = "family"  # the companion's own cold or smoking, not the patient's
@@ -411,11 +417,44 @@ def _own_complaint(s: Sentence, m: Match) -> bool:
 
 def _about_self(tokens: list[str], m: Match) -> bool:
     """A companion speaking of themselves: first person and no third person in the concept's
-    clause ("I've got type 2 myself, so I know ..., and she's drinking like a fish")."""
+    clause ("I've got type 2 myself, so I know ..., and she's drinking like a fish"); "my son has
+    an earache" names another person, not the speaker."""
     ids = clause_ids(tokens)
     k = min(m.start, len(tokens) - 1)
     clause = [t for t, c in zip(tokens, ids, strict=True) if c == ids[k]] if tokens else []
-    return bool(_FIRST_PERSON.intersection(clause)) and not _THIRD_PERSON.intersection(clause)
+    return _person(clause) == "first"
+
+
+def _person(tokens: list[str]) -> str | None:
+    """"first" when only the speaker is spoken of, "third" when someone else is ("he", "her", "my son"), or None."""
+    if _THIRD_PERSON.intersection(tokens) or any(a == "my" and b in _RELATIVES | _CHILD_WORDS
+                                                  for a, b in zip(tokens, tokens[1:], strict=False)):
+        return "third"
+    return "first" if _FIRST_PERSON.intersection(tokens) else None
+
+
+_CHILD_WORDS = frozenset("boy girl child kid baby lad little youngest eldest".split())
+PROXY_MIN_CLAUSES = 3  # third-person statements a voice needs before it counts as answering for someone
+
+
+def proxy_voices(utts: list[Utterance]) -> set[str]:
+    """Voices taken as the patient that speak of the patient, not of themselves: most of their statements
+    (replies to a question name no concept, so all count) are in the third person ("he's been really hot since yesterday", "no,
+    she hasn't been sick") -- a parent answering for a child, a carer for someone with dementia. Their
+    first-person-only statements ("the inhaler's mine, I've got asthma") are then their own, as a
+    companion's are. A patient who mentions a relative now and then ("my wife says I snore") is not one:
+    third-person-only statements must be at least twice the first-person-only ones."""
+    counts: dict[str, list[int]] = {}
+    for u in utts:
+        if u.role != "patient" or u.speaker is None:
+            continue
+        for s in u.sentences:
+            if s.question:
+                continue
+            person = _person(s.tokens)
+            if person is not None:
+                counts.setdefault(u.speaker, [0, 0])[0 if person == "third" else 1] += 1
+    return {k for k, (third, first) in counts.items() if third >= PROXY_MIN_CLAUSES and third >= 2 * first}
 
 
 def _value(term: str, kind: str, u: Utterance, s: Sentence, m: Match) -> str | None:
@@ -473,6 +512,25 @@ def _known_facts(fs: list[Finding]) -> list[Finding]:
             known.add(f.concept)
         out.append(f)
     return out
+
+
+# What safety-net advice tells someone to do, heard again in a read-back.
+_SAFETY_ACTION = re.compile(r"\b(999|nine nine nine|111|one one one|a ?(and|&) ?e|call|ring|phone|come (straight )?back"
+                            r"|straight back|bring (him|her|them)|seek help|emergency)\b", re.I)
+READ_BACK_S = 90.0  # how soon after the clinician's advice its read-back comes
+
+
+def _read_backs(fs: list[Finding]) -> list[Finding]:
+    """The patient or a companion repeating the clinician's safety-net advice ("so a stiff neck or a rash
+    that doesn't fade, 999") speaks of the same conditions: still advice, not complaints, though the
+    "if" is dropped (or lost by the recogniser). A finding of another voice, affirmed, in a turn naming
+    what to do, within READ_BACK_S of the clinician's conditional advice on that concept, is advice too."""
+    advice = [f for f in fs if f.role == "clinician" and f.status == "hypothetical"]
+    for f in fs:
+        if f.role != "clinician" and f.status == "affirmed" and _SAFETY_ACTION.search(f.text) and any(
+                a.concept == f.concept and 0 <= f.start_s - a.start_s <= READ_BACK_S for a in advice):
+            f.status = "hypothetical"
+    return fs
 
 
 def _roles(fs: list[Finding], elicited: set[int]) -> list[Finding]:

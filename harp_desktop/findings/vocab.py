@@ -397,6 +397,9 @@ class Utterance:
     role: str | None
     turns: list
     sentences: list[Sentence]
+    # A voice taken as the patient that speaks of the patient as "he" / "she" (a parent answering
+    # for a child): its first-person complaints are its own (extract.proxy_voices).
+    proxy: bool = False
 
     def trailing_questions(self) -> list[Sentence]:
         """The questions that end the utterance: the ones left for the other voice to answer."""

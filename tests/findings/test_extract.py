@@ -142,6 +142,40 @@ def test_a_companion_speaking_of_themselves_is_another_person():
     assert statuses(fs, "cough") == "affirmed"  # about the patient, said by the companion
 
 
+def test_a_parent_answering_for_a_child_keeps_her_own_complaints():
+    # The voice taken as the patient speaks of "she" throughout (a carer, a parent): what it says
+    # of itself alone is its own, not the patient's.
+    fs = extract(turns_of(("clinician", "What's been going on?"),
+                          ("patient", "She's been coughing for three days and she feels hot to touch."),
+                          ("clinician", "Has she had diarrhoea?"), ("patient", "No, her tummy's been fine."),
+                          ("clinician", "Any earache?"), ("patient", "Yes, she keeps pulling at her ear and it's sore."),
+                          ("clinician", "Allergies?"), ("patient", "Not her. I've got hay fever and I'm allergic to penicillin myself.")))
+    assert statuses(fs, "cough") == "affirmed"
+    assert statuses(fs, "diarrhoea") == "negated"
+    assert statuses(fs, "penicillin allergy") == "family"
+
+
+def test_a_patient_who_mentions_relatives_is_still_the_patient():
+    fs = extract(turns_of(("clinician", "What's been going on?"),
+                          ("patient", "I've had a cough for a week. My wife had a cold last week, she's fine now."),
+                          ("clinician", "Allergies?"), ("patient", "I'm allergic to penicillin.")))
+    assert statuses(fs, "penicillin allergy") == "affirmed"
+    assert statuses(fs, "cough") == "affirmed"
+
+
+def test_a_read_back_of_safety_net_advice_is_still_advice():
+    fs = extract(turns_of(("clinician", "If she gets chest pain or her lips go blue, ring 999."),
+                          ("other", "Right, chest pain or blue lips, we ring 999."),
+                          ("patient", "I did have some chest pain on Monday.")))
+    assert {f.status for f in fs if f.concept == "chest pain" and f.role == "other"} == {"hypothetical"}
+    assert "historical" in statuses(fs, "chest pain") or "affirmed" in statuses(fs, "chest pain")
+
+
+def test_a_patient_reporting_after_advice_without_an_action_is_a_report():
+    fs = extract(turns_of(("clinician", "If you get a rash, come back."), ("patient", "Actually I've got a rash now.")))
+    assert {f.status for f in fs if f.concept == "rash" and f.role == "patient"} == {"affirmed"}
+
+
 # ---- roles: examinations and plans are the clinician's
 
 def test_clinician_examination_and_plan():

@@ -153,6 +153,27 @@ class AnswerContext:
                       s["text"]) for s in self.segments if s["end_s"] > lo and s["start_s"] < hi]
         return extract(turns)
 
+    @cached_property
+    def proxies(self) -> set[str]:
+        """Voices taken as the patient that speak of the patient as "he" / "she": a parent answering for a
+        child (findings.extract.proxy_voices, on the consultation's turns)."""
+        try:
+            from harp_desktop.findings.extract import proxy_voices
+            from harp_desktop.findings.model import Turn
+            from harp_desktop.findings.vocab import load, utterances
+        except ImportError:
+            return set()
+        lo, hi = self.consultation_span or (0.0, float("inf"))
+        turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
+                      s["text"]) for s in self.segments if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi]
+        return proxy_voices(utterances(turns, load()))
+
+    def child_is_patient(self) -> bool:
+        """"Does the boy cough?" when the voice taken as the patient is a parent speaking of "he": the child
+        the question names is the patient (the one the findings and the sounds are attributed to)."""
+        sub = self.spec.subject
+        return sub.kind == "other" and bool(lx.CHILD.search(sub.name or "")) and bool(self.proxies)
+
     # -- where and when -------------------------------------------------------------
     @cached_property
     def windows(self) -> list[tuple[float, float]]:

@@ -132,7 +132,7 @@ SECOND_PERSON = re.compile(r"\b(you|you're|you've|your)\b", re.I)
 OWN_COMPLAINT = re.compile(r"\b(my|i've (got|had|been)|i have (got|had|been|a)|i had|i get|i'm (getting|feeling))\b", re.I)
 
 
-CHILD = re.compile(r"\b(child|children|baby|boy|girl|kid|toddler|infant|lad|little one)\b", re.I)
+CHILD = lx.CHILD
 
 
 def _for_subject(ctx: AnswerContext, f, subject) -> bool:
@@ -193,6 +193,8 @@ def _counts_as_yes(ctx: AnswerContext, status: str, text: str = "") -> bool:
         return not (spec.tense == "current" and RESOLVED.search(text))
     if spec.polarity == "negative":
         return status == "negated"
+    if status == "uncertain" and spec.category:
+        return False  # "any GI complaints?" is not answered Yes by "maybe a bit off his food, hard to say" alone
     if status in ("affirmed", "uncertain"):
         # "Is he still vomiting?" when he says "I haven't been sick since Saturday": not now.
         return not (spec.tense == "current" and RESOLVED.search(text))
