@@ -146,6 +146,11 @@ WHEN_CLAUSE = re.compile(r"^\s*when\b(?! (did|does|do|was|is|were|will|has|had|c
                          r"why|did|does|do|is|was|were|has|had|can|could|would|will|are)\b)", re.I)
 
 
+# "How many" of a unit (days, doses, puffs: lx.COUNT leaves those out) asks for a number someone said, also
+# after a topic and a dash or colon ("amoxicillin course - how many days?").
+HOW_MANY_SAID = re.compile(r"\s*(?:[^,?:\u2013\u2014]{0,80}(?:,|:|\s-|\u2013|\u2014)\s*)?how many\b", re.I)
+
+
 def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     """(operation, confidence): the rules fire on the grammar of the question, not its topic."""
     u = _unquoted(q)
@@ -155,6 +160,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "change", 1.0
     if lx.COUNT.search(u) or lx.TALLY.search(u):
         return "count", 1.0
+    if HOW_MANY_SAID.match(u):
+        return "what_said", 0.9  # "how many days is the course?", "amoxicillin - how many days?": a number said
     if lx.SAME_EMOTION.search(u) or (spec.cues.get("emotion") and lx.WHEN.search(u)):
         return "when_first", 1.0
     if lx.WHO.search(u):

@@ -32,7 +32,9 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         # "otherwise" meaning "apart from that" lists what IS there: "otherwise it's my blood pressure",
         # "otherwise fit and well" (the conditional "..., otherwise call us" stays hypothetical)
         "otherwise it's|otherwise it is|otherwise i'm|otherwise i am|otherwise i've|otherwise i have|otherwise i take|"
-        "otherwise just|otherwise there's|otherwise fit|otherwise well|otherwise healthy|otherwise fine|otherwise only")),
+        "otherwise just|otherwise there's|otherwise fit|otherwise well|otherwise healthy|otherwise fine|otherwise only|"
+        # a refusal or dislike negates the wanting, not what it is about: "I don't want you to look in my sore ear"
+        "don't want|do not want|doesn't want|didn't want|won't let|don't like|doesn't like|didn't like")),
     ("neg", "fwd", _lex(
         "no|not|never|without|denies|denied|deny|don't|doesn't|didn't|haven't|hasn't|hadn't|isn't|aren't|wasn't|"
         "weren't|won't|can't|cannot|nothing|none|nor|neither|free of|no sign of|no signs of|no evidence of|"

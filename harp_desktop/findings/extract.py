@@ -88,8 +88,11 @@ def extract(turns: list[Turn]) -> list[Finding]:
     vocab = load()
     utts = utterances(turns, vocab)
     proxies = proxy_voices(utts)
+    own_voices = _speaking_for_themselves(utts) if proxies else set()
     for u in utts:
         u.proxy = u.speaker in proxies
+        if u.role == "other" and u.speaker in own_voices:
+            u.role = "patient"  # the child a parent answers for, speaking for itself: "my ear hurts"
     questions_by_reply(utts)
     resolve_pain(utts, vocab)
     resolve_it(utts, vocab)
@@ -437,6 +440,28 @@ _CHILD_WORDS = frozenset("boy girl child kid baby lad little youngest eldest".sp
 PROXY_MIN_CLAUSES = 3  # third-person statements a voice needs before it counts as answering for someone
 
 
+def _person_counts(utts: list[Utterance], role: str) -> dict[str, list[int]]:
+    """speaker -> [third-person-only statements, first-person-only statements] of the voices with ``role``."""
+    counts: dict[str, list[int]] = {}
+    for u in utts:
+        if u.role != role or u.speaker is None:
+            continue
+        for s in u.sentences:
+            person = None if s.question else _person(s.tokens)
+            if person is not None:
+                counts.setdefault(u.speaker, [0, 0])[0 if person == "third" else 1] += 1
+    return counts
+
+
+def _speaking_for_themselves(utts: list[Utterance]) -> set[str]:
+    """When a proxy answers for the patient, the other voice of the consultation that speaks of itself and
+    names a complaint ("No, I don't want you to look in my sore ear, it hurts") is the patient."""
+    counts = _person_counts(utts, "other")
+    complains = {u.speaker for u in utts if u.role == "other" and any(
+        m.concept.kind == "symptom" for s in u.sentences if not s.question for m in s.matches)}
+    return {k for k, (third, first) in counts.items() if first > third and k in complains}
+
+
 def proxy_voices(utts: list[Utterance]) -> set[str]:
     """Voices taken as the patient that speak of the patient, not of themselves: most of their statements
     (replies to a question name no concept, so all count) are in the third person ("he's been really hot since yesterday", "no,
@@ -444,16 +469,7 @@ def proxy_voices(utts: list[Utterance]) -> set[str]:
     first-person-only statements ("the inhaler's mine, I've got asthma") are then their own, as a
     companion's are. A patient who mentions a relative now and then ("my wife says I snore") is not one:
     third-person-only statements must be at least twice the first-person-only ones."""
-    counts: dict[str, list[int]] = {}
-    for u in utts:
-        if u.role != "patient" or u.speaker is None:
-            continue
-        for s in u.sentences:
-            if s.question:
-                continue
-            person = _person(s.tokens)
-            if person is not None:
-                counts.setdefault(u.speaker, [0, 0])[0 if person == "third" else 1] += 1
+    counts = _person_counts(utts, "patient")
     return {k for k, (third, first) in counts.items() if third >= PROXY_MIN_CLAUSES and third >= 2 * first}
 
 

@@ -155,6 +155,17 @@ def test_a_parent_answering_for_a_child_keeps_her_own_complaints():
     assert statuses(fs, "penicillin allergy") == "family"
 
 
+def test_the_child_a_parent_answers_for_speaks_as_the_patient():
+    fs = extract(turns_of(("clinician", "What's the problem today?"),
+                          ("patient", "She's had a temperature since Sunday and she's been off her food."),
+                          ("clinician", "Any diarrhoea?"), ("patient", "No, she's been fine that way."),
+                          ("clinician", "Any cough?"), ("patient", "Yes, she's coughing at night."),
+                          ("clinician", "Let me look in your throat."),
+                          ("other", "I don't like it, my throat is really sore.")))
+    sore = [f for f in fs if f.concept == "sore throat"]
+    assert [(f.status, f.role) for f in sore] == [("affirmed", "patient")]
+
+
 def test_a_patient_who_mentions_relatives_is_still_the_patient():
     fs = extract(turns_of(("clinician", "What's been going on?"),
                           ("patient", "I've had a cough for a week. My wife had a cold last week, she's fine now."),
