@@ -119,6 +119,18 @@ def test_a_leading_when_clause_is_a_time_not_the_question(question, op) -> None:
     assert parse(question, DUR).operation == op
 
 
+@pytest.mark.parametrize(("question", "op"), [
+    ("For how many days should she take the steroids? How many days in total?", "what_said"),
+    ("Prednisolone course - how many days?", "what_said"),
+    ("How many puffs of the blue inhaler does he take?", "what_said"),
+    ("Number of coughs during the exam?", "count"),
+    ("How many times is the patient heard coughing?", "count"),
+])
+def test_how_many_of_a_unit_asks_for_a_number_said(question, op) -> None:
+    # Not a yes/no (it used to fall through to "exists") and not a count of the recording's events.
+    assert parse(question, DUR).operation == op
+
+
 def test_a_part_named_as_the_scope_still_narrows_it() -> None:
     assert parse("How many coughs are there in the waiting room?", DUR).section == "unrelated"
 
