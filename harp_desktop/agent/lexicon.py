@@ -184,12 +184,14 @@ SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individu
 OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|people|a speaker) (other than|besides|apart from) "
                                 r"the patient\b", IC)
 # Which of several unrelated stretches: the one before the consultation, or after it.
-BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)|\bbefore (she|he|they) (goes|go|went) in\b"
+# ("before the consultation ends" is inside it: the end of the consultation is its edge, not the waiting room)
+_INSIDE_EDGE = r"(?!\s+(?:ends?|ended|finish\w*|is over|was over|closes?|wraps? up|starts?|started|begins?|began|gets going))"
+BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)" + _INSIDE_EDGE + r"|\bbefore (she|he|they) (goes|go|went) in\b"
                             # "before Linda is called in", "before he's seen", "before they get called through"
                             r"|\bbefore (she|he|they|the patient|[A-Z][a-z]+)('s| is| are| was| were| gets?| got)? "
                             r"(called|taken|seen|fetched|shown)( in| through)?\b"
                             r"|\bbefore (seeing|she sees|he sees|they see) the (doctor|gp|nurse|clinician)\b", IC)
-AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)|\bafterwards\b|\bback in the waiting room\b"
+AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)" + _INSIDE_EDGE + r"|\bafterwards\b|\bback in the waiting room\b"
                            r"|\bafter (seeing|she sees|he sees|they see|she saw|he saw|being seen by) the (doctor|gp|nurse|clinician)\b"
                            r"|\b(once|when) (she|he|they) (comes?|came) out\b|\b(out of|left|leaves|leaving) the (consultation|appointment|"
                            r"consulting room|surgery room)\b", IC)
@@ -259,15 +261,19 @@ SECTION_WORDS = {
                                r"(?<!book )(?<!booked )(?<!booking )(?<!blood )appointment(?! (for|slot|time|booked|is booked))"
                                r"|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
                                r"check-?up|in the (clinic|surgery|room))\b"),
-    "phone_call": re.compile(r"\b(phone|telephone)( call)?\b|\bon the (phone|line)\b|\bthe ((triage|phone|telephone|video|follow-?up|call-?back|first|second|last|earlier|later|"
+    # The phone as a device ("when does the phone ring?", "who answers the phone?", "the desk phone") is a sound or an
+    # act in whatever part of the recording it happens; the call is the section.
+    "phone_call": re.compile(r"\b(phone|telephone) call\b|\b(?<!desk )(?<!mobile )(?<!answers the )(?<!answer the )"
+                             r"(?<!answered the )(?<!answering the )(?<!picks up the )(?<!pick up the )(?<!picked up the )"
+                             r"(phone|telephone)\b(?!(?:\s+\w+)?\s+(?:ring\w*|rang|tones?|bell|go|goes|went)\b)(?! number)|\bon the (phone|line)\b|\bthe ((triage|phone|telephone|video|follow-?up|call-?back|first|second|last|earlier|later|"
                              r"overheard|incoming|outgoing|nurse's|doctor's|gp's) )?call\b"
                              r"|\b(triage|video) (call|consultation)\b"),
     # The clinician's letter or notes spoken alone after the patient left (or handed over to a colleague in the
     # same notes register: the section reader cannot tell a handover from a dictation, nor need it).
     "dictation": re.compile(r"\b(?<!to )hand-?over\b|\bdictat\w*( (letter|notes?|summary))?|\b(letter|notes?|summary) (she|he|they|the doctor|the gp) "
                             r"dictat\w*|\bfor the (notes|record)\b|\b(summary|clinic|referral) letter\b"),
-    "unrelated": re.compile(r"\bwaiting[- ]?(room|area)\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b|"
-                            r"\bafter the consultation\b"),
+    "unrelated": re.compile(r"\bwaiting[- ]?(room|area)\b|\breading (aloud|out)\b|\bradio\b|\bbefore the consultation\b" + _INSIDE_EDGE + "|"
+                            r"\bafter the consultation\b" + _INSIDE_EDGE),
 }
 CATEGORY_WORDS = {
     "respiratory": re.compile(r"\brespirat\w*|\bbreathing (problems?|symptoms?|complaints?|issues?)\b|\bchest symptoms?\b|"

@@ -42,6 +42,28 @@ NOT_NAMES = frozenset(
 
 def voices_by_name(segments: list[dict], label_of: Callable[[dict], str | None]) -> dict[str, str]:
     """Lower-cased first and last names -> the speaker label they belong to (most votes wins)."""
+    votes, _ = _votes(segments, label_of)
+    return {n: c.most_common(1)[0][0] for n, c in votes.items() if c}
+
+
+def voice_names(segments: list[dict], label_of: Callable[[dict], str | None], least: int = 2) -> dict[str, str]:
+    """Speaker label -> the name it answers to ("Marcus", "Helen Marsh"): the best-voted name whose
+    votes for that voice reach ``least`` (one bare address is not enough), with its surname when a
+    full name said in the recording pairs the two."""
+    votes, pairs = _votes(segments, label_of)
+    best: dict[str, tuple[int, str]] = {}
+    for n, c in votes.items():
+        lab, w = c.most_common(1)[0]
+        if w >= least and w > best.get(lab, (0, ""))[0]:
+            best[lab] = (w, n)
+    out = {}
+    for lab, (_, n) in best.items():
+        full = next(((a, b) for a, b in pairs if n in (a, b) and votes[a].most_common(1)[0][0] == lab), None)
+        out[lab] = " ".join(x.capitalize() for x in (full or (n,)))
+    return out
+
+
+def _votes(segments: list[dict], label_of: Callable[[dict], str | None]) -> tuple[dict[str, Counter], list]:
     turns = [s for s in sorted(segments, key=lambda s: s["start_s"]) if (s.get("text") or "").strip() and label_of(s)]
     votes: dict[str, Counter] = {}
 
@@ -78,7 +100,7 @@ def voices_by_name(segments: list[dict], label_of: Callable[[dict], str | None])
     for a, b in dict.fromkeys(pairs):
         pooled = votes.get(a, Counter()) + votes.get(b, Counter())
         votes[a], votes[b] = pooled, pooled
-    return {n: c.most_common(1)[0][0] for n, c in votes.items() if c}
+    return votes, list(dict.fromkeys(pairs))
 
 
 def lookup(names: dict[str, str], word: str) -> str | None:

@@ -23,7 +23,14 @@ LABEL_SYNONYMS = {
     "wet": {"productive", "chesty", "mucus", "phlegm", "moist"},
     "doctor": {"clinician", "gp", "physician", "nurse"},
     "patient": {"patients"},
+    # relations: the everyday word is the same person ("the mum" / "the patient's mother")
+    "mother": {"mum", "mom", "mummy", "mam"},
+    "father": {"dad", "daddy"},
+    "grandmother": {"grandma", "nan", "nana", "granny", "gran"},
+    "grandfather": {"grandad", "granddad", "grandpa"},
 }
+# Words of a many-word label that carry no identity ("the husband (Mark)", "her sister").
+_LABEL_STOP = {"the", "a", "an", "her", "his", "their", "my", "of", "s", "patient's", "and", "both"}
 _NEGATORS = {"not", "no", "never", "isn't", "wasn't"}
 FreeTextJudge = Callable[[str, str, str], bool]  # (truth, answer line, rationale) -> correct
 _NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -54,7 +61,12 @@ def label_matches(truth: str, answer: str) -> bool:
     words = re.findall(r"[a-z']+", answer.lower())
     if any(w in names and (i == 0 or words[i - 1] not in _NEGATORS) for i, w in enumerate(words)):
         return True
-    return " " in want and want in answer.lower()  # multi-word labels
+    if " " in want and want in answer.lower():  # multi-word labels
+        return True
+    # A label of several words ("her husband Mark", "the GP, Dr Pryce") is matched word by word, in any
+    # order, each word by itself or its synonym group, none right after a negation ("Mark, her husband").
+    parts = [w for w in re.findall(r"[a-z]+", want) if w not in _LABEL_STOP]
+    return bool(parts) and (len(parts) > 1 or parts[0] != want) and all(label_matches(w, answer) for w in parts)
 
 
 def text_overlap(truth: str, answer: str, rationale: str = "", need: float = 0.5) -> bool:

@@ -631,7 +631,12 @@ def _voices_ctx(turns: list[tuple[str, float, str]], roles: dict[str, str]):
     from types import SimpleNamespace
 
     segs = [{"speaker": who, "start_s": t, "end_s": t + 3.0, "text": text} for who, t, text in turns]
-    return SimpleNamespace(segments=segs, roles=roles, label_of=lambda s: s["speaker"], consultation_span=(100.0, 400.0))
+    from harp_desktop.agent.answerers import people
+
+    ctx = SimpleNamespace(segments=segs, roles=roles, label_of=lambda s: s["speaker"], consultation_span=(100.0, 400.0),
+                          proxies=set())
+    ctx.relations = people.relations(ctx)
+    return ctx
 
 
 @pytest.mark.parametrize("line, relation", [

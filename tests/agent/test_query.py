@@ -393,3 +393,33 @@ def test_a_handover_is_the_notes_register_section(question, section):
 ])
 def test_the_people_the_patient_lives_with_are_another_subject(question):
     assert parse(question, DUR).subject.kind == "other"
+
+
+@pytest.mark.parametrize("question", [
+    "After the doctor examines the chest, does the boy cough again before the consultation ends?",
+    "Does the patient cough before the appointment is over?",
+    "Before the visit finishes, does she bring up her knee again?",
+])
+def test_the_end_of_the_consultation_is_inside_it_not_the_waiting_room(question):
+    spec = parse(question, 700.0)
+    assert spec.section != "unrelated"
+    assert spec.subject.kind != "clinician"  # the doctor in the after-clause says when, not who
+
+
+@pytest.mark.parametrize("question", ["Does she cough before the consultation?",
+                                      "What does he say after the appointment, back in the waiting room?"])
+def test_before_or_after_the_consultation_is_still_outside_it(question):
+    assert parse(question, 700.0).section == "unrelated"
+
+
+@pytest.mark.parametrize("question", ["When does the phone first ring?", "when does the telephone start ringing?",
+                                      "Who answers the phone in the waiting area?",
+                                      "How many times does the desk phone ring?"])
+def test_the_phone_as_a_device_is_not_the_phone_call(question):
+    assert parse(question, 700.0).section != "phone_call"
+
+
+@pytest.mark.parametrize("question", ["What does the nurse say on the phone?", "During the phone call, who picks up?",
+                                      "What did the caller say on the telephone about her rash?"])
+def test_the_phone_call_is_still_the_phone_call(question):
+    assert parse(question, 700.0).section == "phone_call"

@@ -1,3 +1,5 @@
+import pytest
+
 from harp_desktop.evaluate.score import (
     TIME_TOLERANCE_S,
     answer_correct,
@@ -95,3 +97,24 @@ def test_a_label_truth_written_as_a_synonym_matches_its_group():
     assert answer_correct("label", "disgusted", "disgust")
     assert answer_correct("label", "frightened", "fearful (0.81)")
     assert not answer_correct("label", "disgusted", "not disgust, neutral")
+
+
+@pytest.mark.parametrize(("truth", "answer"), [
+    ("her husband Mark", "Mark, the patient's husband"),
+    ("the receptionist, Marcus", "receptionist, Marcus"),
+    ("the mum", "the patient's mother"),
+    ("the mother's", "the patient's mother"),
+    ("both Helen and Ravi", "Ravi and Helen"),
+])
+def test_a_label_of_several_words_matches_word_by_word_in_any_order(truth, answer):
+    assert label_matches(truth, answer)
+
+
+@pytest.mark.parametrize(("truth", "answer"), [
+    ("her husband Mark", "Mark"),                 # the relation is part of the label
+    ("her husband Mark", "not Mark, her husband"),  # negated
+    ("both Helen and Ravi", "Ravi"),
+    ("the receptionist, Marcus", "the patient's mother"),
+])
+def test_a_label_of_several_words_needs_every_word(truth, answer):
+    assert not label_matches(truth, answer)

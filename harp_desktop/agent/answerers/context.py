@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent import names as voice_naming
+from harp_desktop.agent.answerers import people
 from harp_desktop.agent.answerers.voice_match import gender_speakers, voice_segments
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import QuerySpec, Subject
@@ -257,7 +259,8 @@ class AnswerContext:
             return None
         if subject.kind in ("patient", "clinician", "other"):
             got = {k for k, v in self.roles.items() if v == subject.kind}
-            named = {k for k, v in self.other_names.items() if subject.name and v in subject.name.lower()}
+            asked = {people.canonical(w) for w in re.findall(r"[a-z]+", (subject.name or "").lower())}
+            named = {k for k, v in {**self.other_names, **self.relations}.items() if people.canonical(v) in asked}
             if subject.kind == "other" and named:
                 return named  # "the receptionist", "her husband": the other voice the recording shows to be that
             if subject.kind == "other" and not got:
@@ -394,7 +397,24 @@ class AnswerContext:
         # turns there (a visitor heard once through the door is not who the patient introduced).
         if ranked and len(set(intro)) == 1 and (len(ranked) == 1 or (ranked[0][1] >= 2 and ranked[0][1] > 2 * ranked[1][1])):
             names[ranked[0][0]] = intro[0]
+        for lab, rel in self.relations.items():  # "I'm Kerry, his mum", addressed as "Mummy"
+            if lab in others:
+                names.setdefault(lab, rel)
         return names
+
+    @cached_property
+    def relations(self) -> dict[str, str]:
+        """Speaker label -> what the voice is to the patient ("mother"), where the recording says it."""
+        return people.relations(self)
+
+    @cached_property
+    def voice_names(self) -> dict[str, str]:
+        """Speaker label -> the name the voice answers to, where the recording says it."""
+        return voice_naming.voice_names(self.segments, self.label_of)
+
+    def person(self, label: str | None, named: bool = True) -> str:
+        """The voice named for a reader: relation and name where known ("the patient's mother")."""
+        return people.person(self, label, named)
 
     def describe_voice(self, label: str) -> str | None:
         """What can be observed of a voice with no role: "the man in the waiting room (reading aloud)"."""

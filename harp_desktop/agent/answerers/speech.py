@@ -841,16 +841,22 @@ def who(ctx: AnswerContext) -> Result:
     if found and not (asked or raised or act):
         f = found[0]
         ev = _ev(ctx, f)
-        word = "the patient" if f.role == "patient" else f"the {ctx.role_name(f.speaker)}" if f.role else (f.speaker or "?")
+        word = ctx.person(f.speaker, named=False) if f.role else (f.speaker or "?")
+        who_label = f.speaker
         if f.status == "family":
             word = "someone else (a relative)"
             rel = lx.RELATION.search(f.text or "")
             if f.role == "other" and f.speaker in ctx.other_names:  # the companion speaking of themself
-                word = f"the {ctx.other_names[f.speaker]}"
+                word = ctx.person(f.speaker, named=False)
             elif rel:  # "My dad has high blood pressure": the relative the words name
-                word = f"a relative (the {rel.group(0).lower()})"
+                word, who_label = f"a relative (the {rel.group(0).lower()})", None
+            elif f.speaker in ctx.proxies:  # the parent answering for the child, speaking of themself
+                word = ctx.person(f.speaker, named=False)
+            else:
+                who_label = None
         # The statement of the fact is the evidence: checked as the finding it is, not by the question's words.
-        return Result(_options_word(spec, word), f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
+        return Result(_options_word(spec, word, ctx.voice_names.get(who_label or "")),
+                      f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
                       f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], {"kind": "finding", "concepts": [f.concept]})
     body = q
     for pat in (ASKING, RAISING, SPEECH_ACT):
@@ -904,8 +910,8 @@ def who(ctx: AnswerContext) -> Result:
     e = hits[0]
     label = getattr(e, "speaker_label", None) or e.speaker
     role = ctx.roles.get(label or "")
-    word = "the patient" if role == "patient" else f"the {ctx.role_name(label)}" if role else (e.speaker or "?")
-    return Result(_options_word(spec, word), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
+    word = ctx.person(label, named=False) if role else (e.speaker or "?")
+    return Result(_options_word(spec, word, ctx.voice_names.get(label or "") if role else None), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
                   f"\"{e.text.strip()[:140]}\".", hits[:2], {"kind": "speech", "terms": []})
 
 
@@ -942,17 +948,19 @@ def _closest_spelling(ctx: AnswerContext, spec) -> list[Evidence]:
     return []
 
 
-def _options_word(spec, word: str) -> str:
-    """Answer in the question's own words when it offers options ("the doctor or the patient?")."""
-    if "patient" in word:
-        return "patient"
+def _options_word(spec, word: str, name: str | None = None) -> str:
+    """Answer in the question's own words when it offers options ("the doctor or the patient?"), with
+    the name the voice answers to after it ("the receptionist, Marcus")."""
+    tail = f", {name}" if name and name.lower() not in word.lower() else ""
+    if word == "the patient":
+        return "patient" + tail
     m = lx.CLINICIAN.search(spec.question)
-    if "clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower():
+    if "patient" not in word and ("clinician" in word or "doctor" in word or "nurse" in word or "gp" in word.lower()):
         # The question's own word for the clinician, else "doctor (clinician)": the reader may have said either.
         title = word.replace("the ", "", 1)
-        return m.group(2).lower() if m else f"{title} (clinician)" if title not in ("clinician", "doctor") \
-            else "doctor (clinician)"
-    return word.replace("the ", "", 1)
+        return (m.group(2).lower() if m else f"{title} (clinician)" if title not in ("clinician", "doctor", "doctor (clinician)")
+                else "doctor (clinician)") + tail
+    return word.replace("the ", "", 1) + tail
 
 
 def listing(ctx: AnswerContext) -> Result | None:

@@ -44,6 +44,9 @@ def identify(ctx: AnswerContext) -> Result:
     label = getattr(best, "speaker_label", None) or best.speaker
     role = ctx.roles.get(label or "")
     title = ctx.title_of(label) if role == "clinician" else None
-    word = {"patient": "patient", "clinician": f"{title or 'doctor'} (clinician)"}.get(role or "") or ctx.role_name(label)
+    word = {"clinician": f"{title or 'doctor'} (clinician)"}.get(role or "") or ctx.person(label).replace("the ", "", 1)
+    name = ctx.voice_names.get(label or "")
+    if role == "clinician" and name:
+        word = f"{word}, {name}"
     return Result(word, f"The example voice is closest to {label} ({role or 'role unknown'}; voice similarity "
                   f"{best.scores.get('speaker', 0.0):.2f}), heard at {cites(hits[:4])}.", hits[:4], claim)

@@ -1,0 +1,120 @@
+"""Who a voice is, said the way the people in the room would say it.
+
+A "who" answer used to name a voice by its role only ("patient", "man in the consultation"),
+while people ask and answer by relation and name: "the mother", "her husband, Mark", "the
+receptionist, Marcus". The recording usually says both, in words that need no model:
+
+* relation -- a companion introducing themself ("I'm Kerry, his mum", "I'm his wife"), the
+  patient introducing them ("this is my husband"), or somebody addressing them by it
+  ("Mummy, how long is it going to be?" -- the next voice is the mother);
+* name -- ``names.voices_by_name`` (a voice introducing itself, addressed by name).
+
+A parent answering for a child is stored with the patient's role (the findings are the
+child's); named here, it is the patient's mother, not "the patient".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent.names import THANKS_BEFORE, voice_names
+
+if TYPE_CHECKING:
+    from harp_desktop.agent.answerers.context import AnswerContext
+
+# Words for one relation, to the one word a report (and a reader) uses for it.
+CANONICAL = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mother": "mother",
+             "dad": "father", "daddy": "father", "father": "father", "grandad": "grandfather", "granddad": "grandfather",
+             "grandpa": "grandfather", "grandma": "grandmother", "nan": "grandmother", "nana": "grandmother",
+             "granny": "grandmother", "gran": "grandmother"}
+# "I'm Kerry, his mum", "I'm his wife", "I am her daughter": the speaker says what they are to the patient
+# (not "I'm worried about his wife": a preposition before the possessive names someone else).
+_REL = lx.RELATIONS + "|mum|mom|mam|dad|grandad|granddad|grandpa|grandma|nan|nana|granny|gran"
+SELF_INTRO = re.compile(rf"^\s*(?:i'm|i am)\b(?:[^.?!]{{0,30}}?[\s,])?(?<!about )(?<!for )(?<!with )(?<!to )(?<!of )"
+                        rf"(?:his|her|their|the patient's) ({_REL})\s*(?:[.,!?]|$|and\b)", re.I)
+# Addressed by a relation: "Mummy, how long...", "Thanks, Mum.", "Sit on mum's lap" is not an address.
+ADDRESS = re.compile(r"(?:^|[.,!?]\s*|^(?:hello|hi|thanks|thank you|okay|ok|come on|look)\s+)"
+                     r"(mum|mummy|mom|mommy|mam|dad|daddy|nan|nana|grandma|granny|grandad|grandpa)\s*(?=[,.!?]|$)", re.I)
+INTRODUCES = re.compile(rf"\b(?:this is|it's|here's|i've brought|i brought|(?:came|come|i'm here|we're here) with) my "
+                        rf"({_REL})\b", re.I)
+
+
+def canonical(word: str) -> str:
+    """"mum" -> "mother"; a word with no other form is itself."""
+    w = word.lower()
+    return CANONICAL.get(w, w)
+
+
+def relations(ctx: AnswerContext) -> dict[str, str]:
+    """Speaker label -> what that voice is to the patient ("mother", "wife"), for voices that are
+    not the clinician, from the most direct evidence the recording has."""
+    segs = [s for s in ctx.segments if (s.get("text") or "").strip() and ctx.label_of(s)]
+    eligible = {lab for lab in {ctx.label_of(s) for s in segs}
+                if ctx.roles.get(lab or "") != "clinician" and (ctx.roles.get(lab or "") != "patient" or lab in ctx.proxies)}
+    said: dict[str, Counter] = {}
+    for s in segs:  # the voice itself says it: surest
+        lab = ctx.label_of(s)
+        if lab not in eligible:
+            continue
+        for sentence in re.split(r"(?<=[.?!])\s+", s["text"]):
+            m = SELF_INTRO.search(sentence)
+            if m:
+                said.setdefault(lab, Counter())[canonical(m.group(1))] += 3
+    for i, s in enumerate(segs):  # addressed by it: the next voice answers, or the one just thanked
+        for m in ADDRESS.finditer(s["text"]):
+            back = THANKS_BEFORE.search(s["text"][:m.end(1)] + ",") and m.start(1) > 0
+            lab = _neighbour(ctx, segs, i, -1 if back else 1)
+            if lab in eligible:
+                said.setdefault(lab, Counter())[canonical(m.group(1))] += 1
+    out = {lab: c.most_common(1)[0][0] for lab, c in said.items()}
+    lo, hi = ctx.consultation_span or (0.0, float("inf"))
+    intro = {canonical(m.group(1)) for s in segs if ctx.roles.get(ctx.label_of(s) or "") == "patient"
+             and ctx.label_of(s) not in ctx.proxies and lo <= s["start_s"] < hi for m in [INTRODUCES.search(s["text"])] if m}
+    companions = [lab for lab in eligible if lab not in out and any(ctx.label_of(s) == lab and lo <= s["start_s"] < hi
+                                                                   for s in segs)]
+    if len(intro) == 1 and len(companions) == 1:  # the patient introduces the one companion ("this is my husband")
+        out[companions[0]] = intro.pop()
+    return out
+
+
+def _neighbour(ctx: AnswerContext, segs: list[dict], i: int, step: int) -> str | None:
+    """The nearest other voice before (step -1) or after (step 1) turn ``i``, within 15 s."""
+    me, j = ctx.label_of(segs[i]), i + step
+    while 0 <= j < len(segs) and abs(j - i) <= 3:
+        gap = segs[j]["start_s"] - segs[i]["end_s"] if step > 0 else segs[i]["start_s"] - segs[j]["end_s"]
+        if gap > 15:
+            return None
+        if ctx.label_of(segs[j]) != me:
+            return ctx.label_of(segs[j])
+        j += step
+    return None
+
+
+def person(ctx: AnswerContext, label: str | None, named: bool = True) -> str:
+    """How to name the voice ``label`` in an answer: "the patient", "the doctor (clinician), Dr
+    Pryce", "the patient's mother", "the receptionist, Marcus", "the man in the waiting room"."""
+    if not label:
+        return "an unidentified speaker"
+    role = ctx.roles.get(label)
+    rel = ctx.relations.get(label)
+    name = ctx.voice_names.get(label)
+    if rel:
+        word = f"the patient's {rel}"
+    elif role == "patient" and label in ctx.proxies:
+        word = "the patient's companion (answering for the patient)"
+    elif role == "patient":
+        word = "the patient"
+    elif role == "clinician":
+        word = f"the {ctx.role_name(label)}"
+        word = word if word != "the clinician" else "the doctor (clinician)"
+    else:
+        word = f"the {ctx.role_name(label)}"
+    if named and name and name.lower() not in word.lower():
+        word = f"{word}, {name}"
+    return word
+
+
+__all__ = ["canonical", "person", "relations", "voice_names"]

@@ -1,0 +1,68 @@
+"""Who a voice is, in the words people use: relation and name from what the recording says."""
+
+from __future__ import annotations
+
+from harp_desktop.agent.answerers.context import AnswerContext
+from harp_desktop.agent.query import Subject, parse
+
+ROLES = {"DR": "clinician", "PT": "patient", "CO": "other", "KID": "other", "PA": "patient", "ST": "other"}
+
+
+def _ctx(lines: list[str], question: str = "Who said that?") -> AnswerContext:
+    ctx = AnswerContext.__new__(AnswerContext)
+    ctx.spec = parse(question, 600.0)
+    segs = [{"id": i, "start_s": 5.0 * i, "end_s": 5.0 * i + 4, "speaker": who, "text": text.strip()}
+            for i, (who, text) in enumerate(line.split(":", 1) for line in lines)]
+    ctx.__dict__.update(segments=segs, roles={k: v for k, v in ROLES.items() if any(s["speaker"] == k for s in segs)},
+                        sections=[("consultation", 0.0, 5.0 * len(lines))])
+    return ctx
+
+
+def test_a_companion_who_introduces_themself_by_name_and_relation():
+    ctx = _ctx(["DR: Come on in, have a seat, both of you.", "PT: Thanks, doctor.",
+                "CO: I'm Janet, his wife. I've come along to help.", "DR: What's brought you in today?",
+                "PT: My chest has been bad for a fortnight.", "CO: He's been wheezing at night, I can hear him."])
+    assert ctx.relations == {"CO": "wife"}
+    assert ctx.person("CO") == "the patient's wife, Janet"
+    assert ctx.person("PT") == "the patient"
+
+
+def test_a_parent_answering_for_a_child_is_named_by_how_the_child_calls_them():
+    # The parent has the patient's role (the child's findings are theirs to report), but is not the patient.
+    ctx = _ctx(["KID: Mummy, is it our turn yet?", "PA: Nearly, sweetheart, sit still.",
+                "DR: Hello, what's been going on with him?", "PA: He's had a high temperature since Sunday.",
+                "DR: Is he drinking?", "PA: He's drinking but he won't eat much.",
+                "DR: Any rash?", "PA: No, he hasn't had a rash."])
+    assert ctx.proxies == {"PA"}
+    assert ctx.relations.get("PA") == "mother"
+    assert ctx.person("PA") == "the patient's mother"
+    # "the mum" in a question is that voice.
+    assert ctx.speakers_for(Subject("other", "the mum")) == {"PA"}
+
+
+def test_a_parent_with_no_relation_said_is_still_not_the_patient():
+    ctx = _ctx(["DR: What's been going on with her?", "PA: She's been coughing all week.",
+                "DR: Is she eating?", "PA: She's off her food and she's tired.",
+                "DR: Any vomiting?", "PA: No, she hasn't been sick."])
+    assert ctx.person("PA") == "the patient's companion (answering for the patient)"
+
+
+def test_worrying_about_a_relative_is_not_being_that_relative():
+    ctx = _ctx(["DR: Anything else on your mind?", "PT: Not really.",
+                "CO: I'm worried about his wife, she's not been well either.", "DR: I see."])
+    assert "CO" not in ctx.relations
+
+
+def test_the_patient_introduces_the_one_companion():
+    ctx = _ctx(["DR: Hello, come through.", "PT: I came with my daughter, I hope that's alright.",
+                "CO: Morning.", "DR: Of course. What's the problem?", "PT: My knee keeps giving way.",
+                "CO: She fell twice last month."])
+    assert ctx.relations == {"CO": "daughter"}
+
+
+def test_a_voice_is_named_by_the_name_it_answers_to():
+    ctx = _ctx(["ST: Riverside Health Centre, Priya speaking, how can I help?", "PT: Hi, I've an appointment at ten.",
+                "ST: Lovely, take a seat.", "DR: I'm Dr Okafor, come on through.", "PT: Thank you."])
+    assert ctx.voice_names.get("ST") == "Priya"
+    assert ctx.person("ST").endswith(", Priya")
+    assert "Okafor" in ctx.person("DR")
