@@ -156,6 +156,14 @@ def medicine_requests(utts: list[Utterance]) -> list[tuple[Utterance, Utterance,
 
 
 _YOU = frozenset("you your you're you've yourself".split())
+_THIRD = frozenset("he she he's she's his her him they their them".split())
+_LIST_DENIALS = (("none", "of", "those"), ("none", "of", "them"), ("none", "of", "that"), ("neither",),
+                 ("nothing", "like", "that"), ("neither", "of", "them"))
+
+
+def _denies_list(tokens: list[str]) -> bool:
+    head = tokens[:6]
+    return any(tuple(head[i : i + len(p)]) == p for p in _LIST_DENIALS for i in range(len(head)))
 
 
 def questions_by_reply(utts: list[Utterance]) -> None:
@@ -166,14 +174,19 @@ def questions_by_reply(utts: list[Utterance]) -> None:
             continue
         last = u.sentences[-1]
         # (a concept named, not a function probed: "keep an eye on your breathing" / "yes" confirms nothing)
-        if last.question or not any(m.how != "probe" for m in last.matches) or not _YOU & set(last.tokens):
+        # Addressed: "you", or "he"/"she" when the one answering speaks for the patient (a parent); a reply that
+        # denies a list as a whole ("No, none of those") shows the list was asked, whatever ASR left of the asking.
+        listed = _denies_list(a.sentences[0].tokens)
+        addressed = _YOU | (_THIRD if a.proxy else frozenset())
+        if last.question or not any(m.how != "probe" for m in last.matches) or not (addressed & set(last.tokens) or listed):
             continue
         if any(sentence_status(None, 0, m, sentence=last) == "hypothetical" for m in last.matches):
             continue  # "If you get chest pain, call us." "Yes, okay.": advice taken, not a symptom confirmed
         first = a.sentences[0].tokens
         if _ACK & set(first):
             continue
-        if first[:1] and first[0] in ("no", "yes", "yeah", "nope", "yep") and answer_polarity(first) in ("affirmed", "negated"):
+        if (first[:1] and first[0] in ("no", "yes", "yeah", "nope", "yep") and answer_polarity(first) in ("affirmed", "negated")
+                or listed):
             last.question = True
 
 

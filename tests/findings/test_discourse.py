@@ -203,3 +203,29 @@ def test_a_relative_or_clinician_statement(text, concept, want):
 def test_a_yes_dated_in_the_past_is_historical():
     assert ("chickenpox", "historical") in run((C, "Has she had chickenpox?"), (R, "Yes, at nursery, about two years ago."))
     assert ("asthma", "affirmed") in run((C, "Do you have asthma?"), (P, "Yes, it started a few years ago."))
+
+
+# ---- a list the clinician reads out, answered "none of those": a question whatever punctuation ASR gave it
+
+@pytest.mark.parametrize("asked, answer, concepts", [
+    ("Any headaches, or a rash, or a stiff neck.", "No, none of those.", {"rash", "neck stiffness"}),
+    ("Nosebleeds or a rash at all.", "Neither, no.", {"rash"}),
+])
+def test_a_list_denied_as_a_whole_is_denied_item_by_item(asked, answer, concepts):
+    got = run((C, asked), (P, answer))
+    assert {(c, "negated") for c in concepts} <= got
+    assert not {(c, "affirmed") for c in concepts} & got
+
+
+def test_a_clinician_stating_a_symptom_and_corrected_is_not_a_denial():
+    # "No, three weeks" corrects the duration: the cough is not denied.
+    got = run((C, "So the cough started two weeks ago."), (P, "No, three weeks."))
+    assert ("cough", "negated") not in got
+
+
+def test_a_parent_answering_for_a_child_answers_a_question_asked_in_the_third_person():
+    # Without a "?" the statement form would be a statement; the parent's plain No answers it.
+    turns = [(C, "What's been happening with him?"), (P, "He's had a cough for three days and he's been hot."),
+             (P, "He's off his food and he's been crying a lot."), (P, "He's been tugging at his ear."),
+             (C, "And he's had a rash."), (P, "No, he hasn't.")]
+    assert ("rash", "negated") in run(*turns)
