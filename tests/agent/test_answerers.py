@@ -704,3 +704,26 @@ def test_a_companion_speaks_for_the_patient_unless_in_the_first_person(who, text
     ctx = SimpleNamespace(roles={"S": "other", "V": "other", "P": "patient"}, other_names={"S": "sister"},
                           label_of=lambda s: s["speaker"], consultation_span=(100.0, 600.0))
     assert _companion_of_patient(ctx, {"speaker": who, "text": text, "start_s": start}) == about_patient
+
+
+@pytest.mark.parametrize("question, concept", [
+    ("Is he allergic to ibuprofen?", "NSAID allergy"),
+    ("Does naproxen disagree with her?", "NSAID allergy"),
+    ("Can she not tolerate anti-inflammatories?", "NSAID allergy"),
+    ("Any bad reaction to opiates in the past?", "opioid allergy"),
+    ("Is the patient allergic to amoxicillin?", "penicillin allergy"),
+])
+def test_a_reaction_asked_of_a_medicine_is_that_medicines_allergy(question, concept):
+    from harp_desktop.agent.answerers.speech import as_allergies
+    from harp_desktop.findings.extract import mentioned_concepts
+
+    assert as_allergies(question, mentioned_concepts(question)) == [concept]
+
+
+@pytest.mark.parametrize("question", ["Has she been taking ibuprofen?", "Is he on any antibiotics at the moment?"])
+def test_a_medicine_asked_about_without_a_reaction_stays_the_medicine(question):
+    from harp_desktop.agent.answerers.speech import as_allergies
+    from harp_desktop.findings.extract import mentioned_concepts
+
+    found = mentioned_concepts(question)
+    assert as_allergies(question, found) == found

@@ -39,7 +39,7 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         return []
     # "Is anything coming up when she coughs?": the scene clause names no concept asked about.
     q = lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question))
-    found = mentioned_concepts(q)
+    found = as_allergies(q, mentioned_concepts(q))
     # "Does she get chest pain with the fluttering?" asks about the chest pain; the fluttering says when
     # (so does "palpitations when anxious": anxiety is the circumstance, not what is asked about).
     m = re.search(r"\b(with|alongside|during|along with|together with|when|whenever|while)\b", q, re.I)
@@ -67,6 +67,30 @@ def _diagnoses_of(concepts: list[str]) -> set[str]:
     from harp_desktop.findings.vocab import load
 
     return {c.term for c in load().concepts.values() if set(c.presents_as) & set(concepts)}
+
+
+# "Is she allergic to ibuprofen?", "does he react badly to anti-inflammatories?": a reaction asked of a medicine, or
+# of a class of them, is that medicine's allergy concept -- what the findings record ("NSAID allergy"), not the
+# medicine taken.
+REACTION = re.compile(r"\b(allerg\w*|react\w*|(in)?toleran\w*|tolerat\w*|disagree\w*|sensitiv\w*|(can'?t|cannot|unable to) "
+                      r"(take|tolerate|have)|(doesn'?t|don'?t|does not|do not) agree with)\b", re.I)
+DRUG_CLASSES = {"NSAID allergy": re.compile(r"\b(nsaids?|anti-? ?inflammator\w*|non-? ?steroidals?)\b", re.I),
+                "opioid allergy": re.compile(r"\b(opioids?|opiates?)\b", re.I),
+                "antibiotic allergy": re.compile(r"\bantibiotics?\b", re.I)}
+
+
+def as_allergies(question: str, found: list[str]) -> list[str]:
+    """The question's concepts with each medicine asked about as a reaction turned into its allergy concept."""
+    if not REACTION.search(question):
+        return found
+    from harp_desktop.findings.vocab import load
+
+    v = load()
+    out = [v.allergy_for(v.get(c)).term if v.get(c).kind == "medication" else c for c in found]
+    out += [t for t, p in DRUG_CLASSES.items() if p.search(question) and t in v.concepts]
+    if any(v.get(c).kind == "allergy" and c != "allergy" for c in out):
+        out = [c for c in out if c != "allergy"]  # the named allergy, not allergies in general
+    return list(dict.fromkeys(out))
 
 
 def _same_kind(a: str, b: str) -> bool:
