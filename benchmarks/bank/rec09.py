@@ -330,7 +330,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     )
     say(
         J,
-        "No haemoptysis, and no sputum.",
+        "No hemoptysis, and no sputum.",
         (pj, "deny:haemoptysis", "deny:sputum", "corrected_by_patient"),
         notes=_CORRECTED,
     )
@@ -601,7 +601,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     )
     say(
         C,
-        "So, Lucy. Right lower lobe pneumonia, improving, and a mild phlebitis. Stop the IV clarithromycin, and "
+        "So, Lucy. Right lower lobe pneumonia, improving, and a mild phlebitis. Stop the I V clarithromycin, and "
         "switch to oral clarithromycin, five hundred milligrams twice a day, for three more days. That makes five days "
         "in total.",
         (
