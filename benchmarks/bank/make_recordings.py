@@ -166,7 +166,6 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-us+f3": 165,  # bank_rec_09 (the ward nurse)
     "en-gb-x-gbclan+f4": 150,  # bank_rec_09 (another patient in the bay)
     "en-gb-scotland+m5": 145,  # bank_rec_09 (a confused elderly man in the next bed)
-    "en-gb-x-rp+f1": 165,  # bank_rec_09 (the patient's daughter, on the phone)
 }
 VOICES.update(
     {
@@ -194,7 +193,6 @@ VOICES.update(
         "espeak:en-us+f3": "eSpeak NG 1.51 en-us (American English) with variant f3 (female)",
         "espeak:en-gb-x-gbclan+f4": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f4 (female)",
         "espeak:en-gb-scotland+m5": "eSpeak NG 1.51 en-gb-scotland (Scottish English) with variant m5 (male)",
-        "espeak:en-gb-x-rp+f1": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant f1 (female)",
     }
 )
 
@@ -2072,7 +2070,8 @@ Required attributions:
 - bank_rec_09 mixes both engines: Flite `cmu_us_awb` (the patient), `cmu_us_slt` (the junior doctor) and
   `cmu_us_kal16` (the healthcare assistant); eSpeak NG `en-gb-x-rp` + variant `m2` (the consultant), `en-us` +
   variant `f3` (the ward nurse), `en-gb-x-gbclan` + variant `f4` (another patient in the bay), `en-gb-scotland` +
-  variant `m5` (the confused man in the next bed) and `en-gb-x-rp` + variant `f1` (the daughter on the phone).
+  variant `m5` (the confused man in the next bed) and `en-gb-x-rp` + variant `f2` (the daughter on the phone, as bank_rec_06's
+  patient).
 - Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py` and `rec09.py`, written
   by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
   and weather in bank_rec_03 and bank_rec_08 and the picture book in bank_rec_07 are invented (no third-party

@@ -27,7 +27,7 @@ RAVDESS trimming (``rec07._tighten``).
   the nurse ("if his sats drop below ninety two, call the registrar"), the plan and a discharge estimate (Friday).
   Six real coughs of the patient (one overlapping the end of a turn, one after a deep breath during the examination);
   a second alarm (another bed's monitor); one RAVDESS visitor in the bay (calm).
-* ``relative_phone_update``: after the round the junior doctor phones the patient's daughter (eSpeak NG RP ``+f1``;
+* ``relative_phone_update``: after the round the junior doctor phones the patient's daughter (eSpeak NG RP ``+f2``;
   band-limited 300-3400 Hz, both sides): she reports her father's symptoms before admission in the third person
   (shivering, off his food, muddled on Sunday) and her own unrelated back pain, asks whether it is catching and when
   he can come home, and reads the plan back.
@@ -116,7 +116,7 @@ SPEAKERS_09 = {
     "bank09_daughter": Speaker(
         "relative",
         "Joy Okafor",
-        "espeak:en-gb-x-rp+f1",
+        "espeak:en-gb-x-rp+f2",
         "F",
         "the patient's daughter, on the telephone; has back pain of her own (synthetic)",
     ),
@@ -241,8 +241,8 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     )
     say(
         H,
-        "Temperature thirty seven point nine. Blood pressure one hundred and four over sixty two.",
-        (oth, "other_patient:temperature_37_9", "other_patient:blood_pressure_104_62"),
+        "Temperature thirty seven point nine. Blood pressure one hundred and ten over sixty.",
+        (oth, "other_patient:temperature_37_9", "other_patient:blood_pressure_110_60"),
         notes="Mrs Hale's observations, not the patient's",
     )
     say(
@@ -382,8 +382,8 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     say(C, "Thank you. Grace, how are his observations?", gap=0.7)
     say(
         N,
-        "This morning his temperature was thirty seven point six, and his sats were ninety three percent on two "
-        "litres of oxygen.",
+        "This morning his temperature was thirty seven point six, and his oxygen saturation was ninety three percent "
+        "on two litres of oxygen.",
         ("vital:temperature_37_6", "vital:oxygen_saturation_93_on_2_litres_oxygen", "reported_by:nurse"),
     )
     say(
@@ -459,7 +459,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     say(P, "No headache. And no diarrhoea.", ("deny:headache", "deny:diarrhoea"))
     say(C, "Any dizziness when you stand up? Any pain passing water?")
     say(P, "No dizziness. And the water's fine.", ("deny:dizziness_on_standing", "deny:dysuria"))
-    say(C, "Any sweats at night?")
+    say(C, "Have you had any night sweats?")
     say(
         P,
         "Maybe. I'm not sure. It's very hot on this ward.",
@@ -593,7 +593,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
         ("reassurance", "plan:social_worker_referral"),
     )
     say(P, "Thank you. That would be a weight off my mind.")
-    say(C, "Are there stairs at home?")
+    say(C, "Do you have stairs at home?")
     say(
         P,
         "Two steps at the front door. We moved the bed downstairs last year, for my wife.",
@@ -621,7 +621,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     )
     say(
         C,
-        "Wean the oxygen, aiming for sats between ninety two and ninety six. Repeat bloods tomorrow, and a chest "
+        "Wean the oxygen, aiming for saturations between ninety two and ninety six. Repeat bloods tomorrow, and a chest "
         "X-ray in six weeks.",
         ("plan:wean_oxygen_target_92_to_96", "plan:repeat_bloods_tomorrow", "plan:chest_xray_in_6_weeks"),
     )
@@ -640,7 +640,12 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
             "plan:pneumococcal_vaccine_before_discharge",
         ),
     )
-    say(J, "Oral clarithromycin five hundred twice a day, three more days. Hold the ramipril.", ("read_back",))
+    say(
+        J,
+        "So that's clarithromycin tablets, five hundred milligrams twice a day, for three more days. And hold the "
+        "ramipril.",
+        ("read_back",),
+    )
     say(
         C,
         "Mister Okafor, you have a pneumonia at the bottom of your right lung. It's getting better, so we can change "
@@ -686,13 +691,13 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     )
     tl.pause(1.0)
     tl.ring(gap=0)
-    say(D, "Hello, Joy speaking.")
+    say(D, "Hello, this is Joy.")
     say(
         J,
         "Hello, is that Joy Okafor? It's Doctor Lucy Evans, the junior doctor on Elm Ward. Your father asked me to "
         "ring you.",
     )
-    say(D, "Oh. Is he alright?")
+    say(D, "Oh, hello, doctor. Is my dad alright?")
     say(
         J,
         "He's doing better. The antibiotics are working, and we've changed them to tablets today.",
@@ -718,7 +723,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     say(J, "He's not confused now. He's quite clear, and he's been asking about your mum.", ("resolved:confusion",))
     say(
         D,
-        "I've been round there every day, but I've got a bad back myself, so I can't do much lifting.",
+        "I go round to see Mum every day, but I've got a bad back myself, so I can't do any lifting.",
         ("relative_symptom:daughter_back_pain", "relative:daughter_own_condition"),
         notes="the daughter's own complaint, not the patient's",
     )
@@ -735,7 +740,7 @@ def build_rec09(tl: Timeline, cuts: dict[str, CoughCut], ravdess: Path) -> None:
     )
     say(D, "He did say something about his arm. Should I bring in his diabetes tablets?")
     say(J, "No need, we give him all his tablets here. Just some clean pyjamas would help.")
-    say(D, "Is it catching, what he's got? Mum's not strong.")
+    say(D, "Is it catching, what he's got? My mum is not very strong.")
     say(
         J,
         "Pneumonia like his isn't usually passed on to family. Just the usual hand washing.",
