@@ -1,10 +1,10 @@
-"""Generate the eight long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07, _08).
+"""Generate the nine long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07, _08, _09).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _08: both) reading
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _09: both) reading
   scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
@@ -63,17 +63,25 @@ times and mentioning her own arthritis and cough (real coughs, one under the wif
 silent pauses; inhaler technique; a rescue pack), then the nurse's phone call three days later (band-limited: the
 sputum result changes the rescue-pack antibiotic; a new sore mouth).
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _08)::
+``bank_rec_09`` (built by ``rec09.py``): a hospital medical ward bay in the morning (the nurse and a healthcare
+assistant doing another patient's observations, a confused man in the next bed calling out with symptom words used
+figuratively, an infusion-pump alarm as a generated beep pattern, other people's RAVDESS remarks, a visitor's cough),
+the consultant's ward round of a 68-year-old man with community-acquired pneumonia (the junior doctor presents him in
+the third person and he corrects her once; the nurse reports observations; real coughs; examination; intravenous to
+oral antibiotics; a safety-net to the nurse; his worry about his wife at home), then the junior doctor's phone update
+to his daughter (band-limited).
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _09)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_08``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_09``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all eight recordings are built.
+all nine recordings are built.
 """
 
 from __future__ import annotations
@@ -154,6 +162,10 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-us+grandma@p30": 150,  # bank_rec_08 (the patient's wife: pitch lowered to 30)
     "en-us+m6": 160,  # bank_rec_08 (the healthcare assistant)
     "en-gb-x-rp+m1": 165,  # bank_rec_08 (the waiting-area television)
+    "en-gb-x-rp+m2": 160,  # bank_rec_09 (the consultant)
+    "en-us+f3": 165,  # bank_rec_09 (the ward nurse)
+    "en-gb-x-gbclan+f4": 150,  # bank_rec_09 (another patient in the bay)
+    "en-gb-scotland+m5": 145,  # bank_rec_09 (a confused elderly man in the next bed)
 }
 VOICES.update(
     {
@@ -177,6 +189,10 @@ VOICES.update(
         "an older woman)",
         "espeak:en-us+m6": "eSpeak NG 1.51 en-us (American English) with variant m6 (male)",
         "espeak:en-gb-x-rp+m1": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m1 (male)",
+        "espeak:en-gb-x-rp+m2": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m2 (male)",
+        "espeak:en-us+f3": "eSpeak NG 1.51 en-us (American English) with variant f3 (female)",
+        "espeak:en-gb-x-gbclan+f4": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f4 (female)",
+        "espeak:en-gb-scotland+m5": "eSpeak NG 1.51 en-gb-scotland (Scottish English) with variant m5 (male)",
     }
 )
 
@@ -1986,6 +2002,7 @@ deterministically from a seed):
 | `bank_rec_06.flac` + `.truth.json` | out-of-hours urgent treatment centre waiting area with other people's emotional remarks and the desk phone, an advanced practitioner's consultation of an older woman after a fall on her outstretched hand (suspected wrist fracture) who also has a chest infection, with her sister, then the practitioner's handover to the night doctor (Flite and eSpeak NG voices) |
 | `bank_rec_07.flac` + `.truth.json` | GP surgery waiting area (a picture book read aloud, the desk phone, other people's emotional remarks), a same-day GP consultation of a six-year-old boy with a left ear infection, his mother answering most questions for him, then the GP's telephone follow-up three days later (Flite and eSpeak NG voices; a child's voice) |
 | `bank_rec_08.flac` + `.truth.json` | hospital respiratory clinic waiting area (the television, a healthcare assistant at the door, other people's emotional remarks), a respiratory nurse's COPD review of an older man with his wife answering for him at times and mentioning her own complaints, then the nurse's phone call three days later about the sputum result (Flite and eSpeak NG voices) |
+| `bank_rec_09.flac` + `.truth.json` | hospital medical ward bay (another patient's observations, a confused man in the next bed, an infusion-pump alarm, other people's emotional remarks), the consultant's ward round of an older man with pneumonia (the junior doctor presents him, the nurse reports observations, he corrects the presentation once), then the junior doctor's phone update to his daughter (Flite and eSpeak NG voices) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -1993,7 +2010,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` to `bank_rec_08.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac` to `bank_rec_09.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -2012,8 +2029,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_08) and with
-> eSpeak NG (bank_rec_03 to bank_rec_08).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_09) and with
+> eSpeak NG (bank_rec_03 to bank_rec_09).
 
 ## Components
 
@@ -2050,7 +2067,12 @@ Required attributions:
 - bank_rec_08 mixes both engines: Flite `cmu_us_rms` (the patient); eSpeak NG `en-us` + variant `f5` (the
   respiratory nurse), `en-us` + variant `grandma` with the base pitch lowered to 30 (`-p 30`; the patient's
   wife), `en-us` + variant `m6` (the healthcare assistant) and `en-gb-x-rp` + variant `m1` (the television).
-- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py` and `rec08.py`, written
+- bank_rec_09 mixes both engines: Flite `cmu_us_awb` (the patient), `cmu_us_slt` (the junior doctor) and
+  `cmu_us_kal16` (the healthcare assistant); eSpeak NG `en-gb-x-rp` + variant `m2` (the consultant), `en-us` +
+  variant `f3` (the ward nurse), `en-gb-x-gbclan` + variant `f4` (another patient in the bay), `en-gb-scotland` +
+  variant `m5` (the confused man in the next bed) and `en-gb-x-rp` + variant `f2` (the daughter on the phone, as bank_rec_06's
+  patient).
+- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py` and `rec09.py`, written
   by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
   and weather in bank_rec_03 and bank_rec_08 and the picture book in bank_rec_07 are invented (no third-party
   text).
@@ -2066,18 +2088,19 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 to bank_rec_08 is the shared cue clip
+  the S5 cough of bank_rec_03 to bank_rec_09 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
 - The coughers are real people (all four women) unrelated to the fictional
   consultations; in bank_rec_03 the male patient's coughs are S5's, and in bank_rec_07 a six-year-old
   boy's coughs are these women's (S1, S5, S6), and in bank_rec_08 a 71-year-old man's coughs are these women's
-  (S1, S3, S5, S6; S3 is a COPD patient's). No throat
+  (S1, S3, S5, S6; S3 is a COPD patient's), and in bank_rec_09 a 68-year-old man's coughs are these women's
+  (S1, S3, S5, S6). No throat
   clearing is included in any recording (no honestly licensed real clip was
   available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_08)
+### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_09)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -2094,9 +2117,11 @@ Required attributions:
   bank_rec_07 as other people in a GP surgery waiting area, and one parent heard from the corridor
   through the consulting-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
   bank_rec_08 as other people in a hospital clinic waiting area, and two visitors heard from the corridor
-  through the clinic-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05.
+  through the clinic-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
+  bank_rec_09 as visitors and other patients in a hospital ward bay, one heard during the ward round at another
+  bed (3 dB quieter), lead-in and tail cut as in bank_rec_05.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 to bank_rec_08 are not speaker-independent.
+  results on bank_rec_02 to bank_rec_09 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
@@ -2105,7 +2130,10 @@ Required attributions:
 - Ring-back tone in the bank_rec_01, bank_rec_04, bank_rec_05, bank_rec_07 and bank_rec_08 phone calls, the desk phone ringing
   in the bank_rec_03, bank_rec_06 and bank_rec_07 waiting rooms and the phone ringing in bank_rec_05's consultation
   room: 400+450 Hz,
-  UK cadence.
+  UK cadence; the ring-back tone of the bank_rec_09 phone update is the same.
+- Alarms in bank_rec_09 (event kind `alarm`): an infusion-pump alarm in the ward bay and a monitor alarm at
+  another bed during the ward round, each a pure-tone beep pattern (groups of three 0.25 s beeps at 960 Hz,
+  0.15 s apart, 0.9 s between groups; about -30 dBFS RMS); a generated stand-in, no real equipment recorded.
 
 ## Every clip, in order
 
@@ -2263,6 +2291,7 @@ def main(argv: list[str] | None = None) -> int:
             "bank_rec_06",
             "bank_rec_07",
             "bank_rec_08",
+            "bank_rec_09",
         ],
         help="build one recording only",
     )
@@ -2359,7 +2388,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_08")
             truths["bank_rec_08"] = truth
-    if len(truths) == 8:
+        if args.only in (None, "bank_rec_09"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec09 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec09 import SPEAKERS_09, build_rec09
+
+            seed = args.seed + 9
+            tl = Timeline("bank_rec_09", seed, flite, Path(tmp), dict(SPEAKERS_09))
+            build_rec09(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_09")
+            truths["bank_rec_09"] = truth
+    if len(truths) == 9:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
