@@ -230,6 +230,15 @@ def _intensifies_match(tokens: list[str], cue: Cue, spans: list[tuple[int, int]]
     return not any(c.kind == "neg" and end <= c.start < cue.start for c in cues)
 
 
+def _new_subject(between: list[str]) -> bool:
+    """A comma and then a definite noun phrase: "your asthma isn't well controlled, the wheeze fits with that"
+    (a denial's list goes on without one: "no cough, fever or chills")."""
+    return any(t == "," and nxt in _DEFINITE_AFTER_COMMA for t, nxt in zip(between, between[1:], strict=False))
+
+
+_DEFINITE_AFTER_COMMA = frozenset("the this that these those".split())
+
+
 def clause_ids(tokens: list[str]) -> list[int]:
     """Clause number of every token: "but", ";" and ", and I..." start a new clause."""
     ids, n = [], 0
@@ -253,7 +262,8 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
             words = [t for t in between if t.isalnum() or "'" in t]
             if before and c.direction == "fwd" and _elided(tokens, c):
                 continue
-            if (before and c.direction == "fwd" and same_clause and len(words) <= 8 and not _NEG_STOPS.intersection(between)) or (
+            if (before and c.direction == "fwd" and same_clause and len(words) <= 8 and not _NEG_STOPS.intersection(between)
+                    and not _new_subject(between)) or (
                     after and c.direction == "bwd" and same_clause and len(words) <= 4 and "," not in between):
                 hits.add("neg")
         elif c.kind == "hypo":

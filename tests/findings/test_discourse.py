@@ -229,3 +229,16 @@ def test_a_parent_answering_for_a_child_answers_a_question_asked_in_the_third_pe
              (P, "He's off his food and he's been crying a lot."), (P, "He's been tugging at his ear."),
              (C, "And he's had a rash."), (P, "No, he hasn't.")]
     assert ("rash", "negated") in run(*turns)
+
+
+@pytest.mark.parametrize("sentence, concept", [
+    ("Your blood pressure isn't where I'd like it, the headaches fit with that.", "headache"),
+    ("The inhaler isn't doing enough, the wheeze tells me that.", "wheeze"),
+])
+def test_a_denial_ends_where_a_new_subject_starts_after_a_comma(sentence, concept):
+    assert (concept, "negated") not in run((C, sentence))
+
+
+def test_a_denied_list_still_runs_across_its_commas():
+    got = run((P, "I haven't had any cough, fever or chills."))
+    assert {("cough", "negated"), ("fever", "negated"), ("chills", "negated")} <= got
