@@ -320,6 +320,30 @@ SOURCE_FRAME = re.compile(r"\b(?:according to|going by|as (?:told|reported|descr
                           r"the patient's )?\w+(?:'s)?(?: (?:account|report|story|words))?\s*,?", re.I)
 
 
+# "Has mum noticed any rash on him?", "did his wife say he's been wheezy?": a yes/no question about what a relative
+# reports of the patient. The relative is the source; the question is about the one they speak of.
+_FEMALE = "mum|mom|mother|wife|daughter|sister|gran|grandma|nan|aunt|auntie|girlfriend"
+_MALE = "dad|father|husband|son|brother|grandad|grandpa|uncle|boyfriend"
+REPORTED_BY = re.compile(rf"^\s*(?:has|have|did|does|had|is|was)\s+(?:the |his |her |their |the patient's )?"
+                         rf"(?P<rel>{_FEMALE}|{_MALE}|partner|carer)\s+(?:noticed|notice|notices|said|say|says|mention\w*|"
+                         rf"report\w*|seen|see|sees|told|tell|describe\w*|think|thinks|thought|heard|hear)\b(?:\s+that)?", re.I)
+_HIM, _HER = re.compile(r"\b(he|him|his|he's)\b", re.I), re.compile(r"\b(she|her|hers|she's)\b", re.I)
+
+
+def strip_reporter(u: str) -> str:
+    """The question without its reporting frame when what follows is about someone else (the patient, a child, a
+    person of the other sex than the relative): "Has mum noticed any rash on him?" -> "any rash on him?"."""
+    m = REPORTED_BY.match(u)
+    if not m:
+        return u
+    rest = u[m.end():]
+    female = re.fullmatch(_FEMALE, m.group("rel").lower()) is not None
+    other = (lx.CHILD.search(rest) or lx.PATIENT.search(rest) or re.search(r"\b[A-Z][a-z]+\b", rest)
+             or (_HIM if female else _HER).search(rest))
+    own = (_HER if female else _HIM).search(rest)
+    return " " + rest if other and not own else u
+
+
 def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) -> QuerySpec:
     """The rule parse. Windows and times come from ``localize`` (code, never the model)."""
     cues = {k: v for k, v in (cues or {}).items() if v}
@@ -343,7 +367,7 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
         u_scope = u[:a.start()] + " " + u[a.end():]
     # "According to her sister, is the cough better?": who said it is the source, not whom it is about (their
     # words are read for the patient as a companion's; the frame's words are not the topic either).
-    u_scope = SOURCE_FRAME.sub(" ", u_scope)
+    u_scope = strip_reporter(SOURCE_FRAME.sub(" ", u_scope))
     # "Back in the waiting room after seeing the doctor, what does she say...": the doctor there says when, not who.
     u_who = lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope))
     # "Was the wrist tender when the practitioner pressed on it?": a person in a when-clause says when, not whom

@@ -423,3 +423,21 @@ def test_the_phone_as_a_device_is_not_the_phone_call(question):
                                       "What did the caller say on the telephone about her rash?"])
 def test_the_phone_call_is_still_the_phone_call(question):
     assert parse(question, 700.0).section == "phone_call"
+
+
+@pytest.mark.parametrize("question, term", [
+    ("Has mum noticed any rash on him?", "rash"),
+    ("Did his wife say he has been wheezy?", "wheezy"),
+    ("Has the daughter mentioned Albert being confused?", "confused"),
+    ("Did dad notice any vomiting in the little one?", "vomiting"),
+])
+def test_a_relative_reporting_of_the_patient_is_the_source_not_the_topic(question, term):
+    spec = parse(question, 700.0)
+    assert term in spec.terms
+    assert not {"mum", "wife", "daughter", "dad", "noticed", "mentioned"} & set(spec.terms)
+
+
+@pytest.mark.parametrize("question", ["Did the husband say he has a cold?", "Has mum mentioned her own asthma?"])
+def test_a_relative_reporting_of_themself_stays_the_subject(question):
+    spec = parse(question, 700.0)
+    assert spec.subject.kind == "other" or {"husband", "mum"} & set(spec.terms)

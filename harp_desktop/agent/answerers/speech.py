@@ -251,12 +251,12 @@ DEGREE_GRAMMAR = set(lx.stems("can't cannot couldn't unable able has have had ne
 def beyond_concepts(question: str) -> list[str]:
     """Topic stems of a question outside the phrases naming its concepts: "does he have to fast
     before the blood test?" asks about fasting; the blood test only says which one."""
-    from harp_desktop.agent.query import SOURCE_FRAME
+    from harp_desktop.agent.query import SOURCE_FRAME, strip_reporter
     from harp_desktop.findings.vocab import load, tokenize
 
     # Who it is about ("does the little boy have a stiff neck?") is not what is asked, nor who says it
     # ("according to her sister, ...").
-    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", SOURCE_FRAME.sub(" ", question)))))
+    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", strip_reporter(SOURCE_FRAME.sub(" ", question))))))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
     # A name ("has Linda ever fainted?") says who, not what: capitalised words after the first.
