@@ -267,7 +267,12 @@ SECTION_WORDS = {
                              r"(?<!answered the )(?<!answering the )(?<!picks up the )(?<!pick up the )(?<!picked up the )"
                              r"(phone|telephone)\b(?!(?:\s+\w+)?\s+(?:ring\w*|rang|tones?|bell|go|goes|went)\b)(?! number)|\bon the (phone|line)\b|\bthe ((triage|phone|telephone|video|follow-?up|call-?back|first|second|last|earlier|later|"
                              r"overheard|incoming|outgoing|nurse's|doctor's|gp's) )?call\b"
-                             r"|\b(triage|video) (call|consultation)\b"),
+                             r"|\b(triage|video) (call|consultation)\b"
+                             # ringing someone back later: "when the GP rings back", "calls her back three days later"
+                             r"|\b(gp|doctor|dr \w+|nurse|practitioner|clinician|pharmacist|surgery|practice|consultant) "
+                             r"(rings?|rang|ringing|calls?|called|calling|phones?|phoned|phoning)( (her|him|them|mum|dad|"
+                             r"the patient|the family|\w+ up))? (back|again|later|(a few|two|three|four|five|\w+) days? later)\b"
+                             r"|\bcall-?backs?\b|\bring-?backs?\b"),
     # The clinician's letter or notes spoken alone after the patient left (or handed over to a colleague in the
     # same notes register: the section reader cannot tell a handover from a dictation, nor need it).
     "dictation": re.compile(r"\b(?<!to )hand-?over\b|\bdictat\w*( (letter|notes?|summary))?|\b(letter|notes?|summary) (she|he|they|the doctor|the gp) "

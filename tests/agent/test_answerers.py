@@ -727,3 +727,21 @@ def test_a_medicine_asked_about_without_a_reaction_stays_the_medicine(question):
 
     found = mentioned_concepts(question)
     assert as_allergies(question, found) == found
+
+
+@pytest.mark.parametrize("question, window", [
+    ("By the time the nurse rings back, is she still feverish?", (600.0, 760.0)),  # how it is from the call on
+    ("How many times has he coughed by the time the consultation starts?", (0.0, 100.0)),  # a count: up to then
+])
+def test_by_the_time_of_a_section_asks_how_things_are_then(question, window):
+    from types import SimpleNamespace
+
+    from harp_desktop.agent.answerers import anchor
+    from harp_desktop.agent.query import parse
+
+    spec = parse(question, 760.0)
+    ctx = SimpleNamespace(spec=spec, sections=[("unrelated", 0.0, 100.0), ("consultation", 100.0, 590.0),
+                                               ("phone_call", 600.0, 760.0)],
+                          rec={"duration_s": 760.0}, consultation_span=(100.0, 590.0), notes=[])
+    a, b, _ = anchor.resolve(ctx)
+    assert (a, b) == window

@@ -441,3 +441,14 @@ def test_a_relative_reporting_of_the_patient_is_the_source_not_the_topic(questio
 def test_a_relative_reporting_of_themself_stays_the_subject(question):
     spec = parse(question, 700.0)
     assert spec.subject.kind == "other" or {"husband", "mum"} & set(spec.terms)
+
+
+@pytest.mark.parametrize("question", ["Is he still running a temperature when the GP rings three days later?",
+                                      "When the nurse calls her back, is the rash still there?",
+                                      "On the callback, has the diarrhoea stopped?"])
+def test_a_clinician_ringing_back_later_is_the_phone_call(question):
+    assert parse(question, 760.0).section == "phone_call"
+
+
+def test_someone_promising_to_ring_back_is_not_the_phone_call():
+    assert parse("Does the receptionist say she will ring him back?", 760.0).section != "phone_call"

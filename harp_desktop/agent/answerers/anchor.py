@@ -91,6 +91,11 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     if rel is None:
         return None
     relation, phrase = rel
+    spans = [(k, a, b) for k, a, b in ctx.sections if lx.SECTION_WORDS.get(k) and lx.SECTION_WORDS[k].search(phrase.lower())]
+    if relation == "by the time" and ctx.spec.operation == "exists" and spans:
+        # "By the time the GP rings back, is he still feverish?": how things are from then on, not before.
+        k, a = spans[0][0], spans[0][1]
+        return a, float(ctx.rec["duration_s"]), f"by the time of the {k.replace('_', ' ')} ({format_clock(a)})"
     if relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
         a, b = ctx.consultation_span  # "while the doctor and patient are talking": the consultation
         return a, b, f"while the consultation runs ({format_clock(a)}-{format_clock(b)})"
