@@ -48,6 +48,9 @@ SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", IC)
 SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
                           r" (clip|example|sample|recording)\b|\bsounds? like (this|the) (example|clip|sample)\b", IC)
 WHO = re.compile(r"(^|[,;:.\u2014-]\s*)who\b|\bwhose (words|voice|idea|question|suggestion|line)\b|\bwhich (speaker|person|of the (two|speakers)|one)\b(?!.{0,60}\b(higher|lower|more|less)\b)"
+                 # "which family member has high blood pressure?", "which relative had ear infections?": a person
+                 r"|^\s*(which|what) (family member|member of (his|her|their|the) family|relative|relation|"
+                 r"(of )?(his|her|their) (relatives|family))\b"
                  r"|\bthe (doctor|clinician|gp|nurse|patient)\b.{0,20}\bor the (doctor|clinician|gp|nurse|patient)\b\s*\??\s*$"
                  r"|\bwho (was|is) it that\b", IC)
 EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotional (state|tone))\b"

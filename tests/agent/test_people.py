@@ -66,3 +66,24 @@ def test_a_voice_is_named_by_the_name_it_answers_to():
     assert ctx.voice_names.get("ST") == "Priya"
     assert ctx.person("ST").endswith(", Priya")
     assert "Okafor" in ctx.person("DR")
+
+
+def test_which_relative_is_answered_by_the_relative_the_words_name():
+    from harp_desktop.agent.answerers.speech import who
+
+    ctx = _ctx(["DR: Does anything run in the family?", "PT: My dad has had two strokes, and he has diabetes.",
+                "DR: Anything else?", "PT: No, I've never had a stroke myself."],
+               question="Which family member has had a stroke?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(), {"duration_s": 60.0, "sha256": "x"}, []
+    r = who(ctx)
+    assert "father" in r.first and "patient" in r.first and r.first != "patient"
+
+
+class _Tools:
+    """What ``who`` reads of the recording beyond the context: a segment as evidence."""
+
+    def from_segment(self, seg, tool, score):
+        from harp_desktop.types import Evidence
+
+        return Evidence(seg["start_s"], seg["end_s"], seg["id"], seg["speaker"], seg["text"], scores={tool: score})

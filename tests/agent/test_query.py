@@ -452,3 +452,14 @@ def test_a_clinician_ringing_back_later_is_the_phone_call(question):
 
 def test_someone_promising_to_ring_back_is_not_the_phone_call():
     assert parse("Does the receptionist say she will ring him back?", 760.0).section != "phone_call"
+
+
+@pytest.mark.parametrize("question", ["Which family member has high blood pressure?",
+                                      "Which relative had lots of ear infections as a boy?",
+                                      "What relative of hers has asthma?", "Which of his relatives had a stroke?"])
+def test_which_relative_asks_who(question):
+    assert parse(question, 700.0).operation == "who"
+
+
+def test_what_family_history_is_not_a_who_question():
+    assert parse("What family history does he have?", 700.0).operation != "who"

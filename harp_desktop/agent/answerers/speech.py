@@ -846,6 +846,8 @@ ASKING, RAISING, SPEECH_ACT = lx.ASKING, lx.RAISING, lx.SPEECH_ACT  # acts of sp
 
 
 ASK_SHARE = 0.6  # a question turn answers "who asked" when it scores at least this share of the best turn
+RELATIVE_ASKED = re.compile(r"\b(family member|member of (his|her|their|the) family|relatives?|relation|in (his|her|their|the) "
+                            r"family)\b", re.I)
 TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\w*|reassur\w*) (him|her|the patient)\b", re.I)
 
 
@@ -861,6 +863,8 @@ def who(ctx: AnswerContext) -> Result:
     found = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)]
     # "Who still smokes?": the one it is true of now (an ex-smoker's "I gave up" is not the answer).
     pref = ["affirmed", "family", "uncertain"] + ([] if spec.tense == "current" else ["historical"])
+    if RELATIVE_ASKED.search(q):  # "which family member has high blood pressure?": a relative's, never the patient's
+        pref = ["family"]
     found = sorted((f for f in found if f.status in pref), key=lambda f: (pref.index(f.status), f.start_s))
     if found and not (asked or raised or act):
         f = found[0]
@@ -873,14 +877,16 @@ def who(ctx: AnswerContext) -> Result:
             if f.role == "other" and f.speaker in ctx.other_names:  # the companion speaking of themself
                 word = ctx.person(f.speaker, named=False)
             elif rel:  # "My dad has high blood pressure": the relative the words name
-                word, who_label = f"a relative (the {rel.group(0).lower()})", None
+                from harp_desktop.agent.answerers.people import canonical
+
+                word, who_label = f"the patient's {canonical(rel.group(0))} (a relative)", None
             elif f.speaker in ctx.proxies:  # the parent answering for the child, speaking of themself
                 word = ctx.person(f.speaker, named=False)
             else:
                 who_label = None
         # The statement of the fact is the evidence: checked as the finding it is, not by the question's words.
         return Result(_options_word(spec, word, ctx.voice_names.get(who_label or "")),
-                      f"{f.concept} ({STATUS_WORDS[f.status]}) is said by {word} at "
+                      f"{f.concept} ({STATUS_WORDS[f.status]}) is said {'of' if who_label is None else 'by'} {word} at "
                       f"{span(ev)}: \"{f.text.strip()[:120]}\".", [ev], {"kind": "finding", "concepts": [f.concept]})
     body = q
     for pat in (ASKING, RAISING, SPEECH_ACT):
