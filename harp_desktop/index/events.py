@@ -389,12 +389,22 @@ ONSET_RISE_DB = 9.0  # a candidate rises this much over the minimum of the 50 ms
 ONSET_MIN_DB = -25.0  # ... to within this of the recording's loud (95th percentile) frames
 ONSET_REFRACTORY_S = 0.3  # a second onset this soon after a kept cough is the same cough
 ONSET_SAME_BURST_S = 0.5  # ... and so is one this soon that starts inside the kept one's burst
+# A rise within 150 ms of a steeper one is the same rise, unless it reaches this much louder: a cough
+# that starts as a turn's last syllable fades (the syllable's rise onto its vowel is the steeper).
+ONSET_NEW_BURST_DB = 6.0
 ACOUSTIC_FEATURES = ("rise", "rel", "tilt", "flat", "per", "dur", "hf_rise", "late", "per_late", "long")
 YAMNET_FEATURES = ("ycough", "yspeech")  # YAMNet's best Cough and mean Speech logits on the aligned patches
 ONSET_FEATURES = ACOUSTIC_FEATURES + YAMNET_FEATURES
 SPEECH_GATED = ("rise", "rel", "hf_rise", "flat", "per", "per_late", "tilt")  # also enter as x * sigmoid(yspeech)
 ALIGN_OFFSETS_S = (0.1, 0.2, 0.3, 0.4)  # aligned patches start this long before the onset
 EMB_PATCHES = 3  # the embedding is the mean over the first three
+# A cough that starts while a turn's last words are ending: the aligned patches (0.1-0.4 s before the onset)
+# hear the words and YAMNet calls the burst speech. An onset the head leaves within QUIET_WITHIN below
+# its threshold, whose preceding sound is within QUIET_DB of the burst and at most QUIET_OVER_DB louder
+# (over the end of a sound, not inside a louder one), gets a second look with that sound turned down
+# to QUIET_DB under the burst; the second look must pass the threshold by QUIET_MARGIN.
+QUIET_LEAD_S, QUIET_DB, QUIET_OVER_DB = 0.03, -30.0, 6.0
+QUIET_WITHIN, QUIET_MARGIN = 3.0, 1.0
 # (feature mean, feature std, weights, bias) of the acoustic prescreen: shape only, it decides
 # which onsets are worth YAMNet patches.
 ONSET_MODELS: dict[str, tuple[list[float], list[float], list[float], float]] = {
@@ -499,8 +509,8 @@ def burst_onsets(wav: np.ndarray) -> list[Onset]:
     ok[:6] = ok[-26:] = False
     ok[1:-1] &= (rise[1:-1] >= rise[:-2]) & (rise[1:-1] >= rise[2:])
     picked: list[int] = []
-    for i in np.flatnonzero(ok):  # one onset per 150 ms: the steeper
-        if picked and i - picked[-1] < 15:
+    for i in np.flatnonzero(ok):  # one onset per 150 ms: the steeper, unless the later starts a louder burst
+        if picked and i - picked[-1] < 15 and peak[i] < peak[picked[-1]] + ONSET_NEW_BURST_DB:
             if rise[i] > rise[picked[-1]]:
                 picked[-1] = int(i)
         else:
@@ -528,10 +538,53 @@ def onset_logit(feats: dict[str, float], model: str = "acoustic") -> float:
     return float(((x - np.array(mean)) / np.array(std)) @ np.array(w) + b)
 
 
-def aligned_evidence(tagger: YamnetTagger, wav: np.ndarray, t_s: float) -> tuple[dict[str, float], np.ndarray | None]:
+def _frame_rms(x: np.ndarray, n: int = 512, hop: int = 160) -> np.ndarray:
+    """RMS of each 32 ms frame (10 ms hop); of the whole of a shorter ``x``."""
+    x = np.asarray(x, np.float64)
+    if len(x) < n:
+        return np.array([np.sqrt(np.mean(x * x)) if len(x) else 0.0])
+    w = np.lib.stride_tricks.sliding_window_view(x, n)[::hop]
+    return np.sqrt(np.mean(w * w, axis=1))
+
+
+def _before_and_burst(x: np.ndarray, k: int) -> tuple[float, float]:
+    """Loudest 32 ms frame RMS of ``x[:k]`` and of the 60 ms from ``k`` on."""
+    burst = float(_frame_rms(x[k: k + int(0.06 * SAMPLE_RATE) + 512]).max())
+    return (float(_frame_rms(x[:k]).max()) if k > 0 else 0.0), burst
+
+
+def sound_before_db(wav: np.ndarray, t_s: float) -> float:
+    """How loud the sound the aligned patches hear before a burst at ``t_s`` is (from the earliest
+    patch's start to QUIET_LEAD_S before ``t_s``), in dB against the burst's first 60 ms; -inf
+    when that is digital silence."""
+    a = max(0, int((t_s - max(ALIGN_OFFSETS_S)) * SAMPLE_RATE))
+    k = max(a, int((t_s - QUIET_LEAD_S) * SAMPLE_RATE))
+    before, burst = _before_and_burst(wav[a: k + int(0.06 * SAMPLE_RATE) + 512], k - a)
+    return 20 * float(np.log10(before / burst)) if before > 0 and burst > 0 else float("-inf")
+
+
+def _quieted_before(x: np.ndarray, k: int) -> np.ndarray:
+    """``x`` with its samples before ``k`` turned down until their loudest 32 ms frame is QUIET_DB
+    under the loudest of the 60 ms from ``k`` on (10 ms ramp); unchanged when they already are
+    (the room tone before a burst stays as it was)."""
+    before, burst = _before_and_burst(x, k)
+    gain = min(1.0, burst * 10 ** (QUIET_DB / 20) / before) if before > 0 else 1.0
+    if gain >= 1.0:
+        return x
+    ramp = min(k, int(0.01 * SAMPLE_RATE))
+    g = np.ones(len(x), np.float32)
+    g[: k - ramp] = gain
+    g[k - ramp: k] = np.linspace(gain, 1.0, ramp, dtype=np.float32)
+    return x * g
+
+
+def aligned_evidence(tagger: YamnetTagger, wav: np.ndarray, t_s: float,
+                     quiet_before: bool = False) -> tuple[dict[str, float], np.ndarray | None]:
     """YAMNet on the ALIGN_OFFSETS_S patches before ``t_s``: ({"ycough": best Cough logit,
     "yspeech": mean Speech logit}, each logit clipped to [-40, 5]; mean embedding of the first
-    EMB_PATCHES patches, or None when the model gives none)."""
+    EMB_PATCHES patches, or None when the model gives none). ``quiet_before``: the audio up to
+    QUIET_LEAD_S before ``t_s`` is first turned down to QUIET_DB under the burst (_quieted_before):
+    the patches hear the burst as if what came before it had ended."""
     ci, si = tagger.class_names.index("Cough"), tagger.class_names.index("Speech")
     # one log-mel from the earliest patch's start to the latest's end; the patches are its frame slices
     lead = max(ALIGN_OFFSETS_S)
@@ -540,6 +593,8 @@ def aligned_evidence(tagger: YamnetTagger, wav: np.ndarray, t_s: float) -> tuple
     x = np.asarray(wav[max(0, a): a + n], np.float32)
     if a < 0:  # before the recording's start: digital silence
         x = np.concatenate([np.zeros(-a, np.float32), x])
+    if quiet_before:
+        x = _quieted_before(x, int((lead - QUIET_LEAD_S) * SAMPLE_RATE))
     lm = log_mel(x)
     cough, speech, embs = [], [], []
     for k, off in enumerate(ALIGN_OFFSETS_S):
@@ -559,9 +614,10 @@ def aligned_evidence(tagger: YamnetTagger, wav: np.ndarray, t_s: float) -> tuple
 def cough_onsets(wav: np.ndarray, tagger: YamnetTagger, head: CoughHead | None = None) -> list[Tag]:
     """One cough event per cough: [onset, end of its burst], score = sigmoid(the head's logit).
 
-    Two kept onsets of one sound (the second within ONSET_REFRACTORY_S, or within
-    ONSET_SAME_BURST_S and inside the first's burst: a speech onset running into a cough) keep
-    the likelier."""
+    An onset just under the threshold that follows a sound (a turn's last words) is scored again
+    with that sound turned down (QUIET_*). Two kept onsets of one sound (the second within
+    ONSET_REFRACTORY_S, or within ONSET_SAME_BURST_S and inside the first's burst: a speech onset
+    running into a cough) keep the likelier."""
     head = head or cough_head()
     kept: list[tuple[float, Onset]] = []
     for o in burst_onsets(wav):
@@ -570,6 +626,10 @@ def cough_onsets(wav: np.ndarray, tagger: YamnetTagger, head: CoughHead | None =
         feats, emb = aligned_evidence(tagger, wav, o.t_s)
         o.feats.update(feats)
         z = head.logit(o.feats, emb)
+        if (ONSET_THRESHOLD - QUIET_WITHIN < z <= ONSET_THRESHOLD
+                and QUIET_DB < sound_before_db(wav, o.t_s) <= QUIET_OVER_DB):  # a second look without the words
+            feats, emb = aligned_evidence(tagger, wav, o.t_s, quiet_before=True)
+            z = max(z, head.logit({**o.feats, **feats}, emb) - QUIET_MARGIN)
         if z <= ONSET_THRESHOLD:
             continue
         if kept and (o.t_s - kept[-1][1].t_s < ONSET_REFRACTORY_S

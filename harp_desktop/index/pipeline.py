@@ -48,7 +48,7 @@ class StageSpec:
 
 
 STAGES: list[StageSpec] = [
-    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v5-onsets"),
+    StageSpec("events", (), 0.12, stages_embed.run_events, lambda o: f"{weights.fingerprint('events')}:v6-onsets"),
     # Ambient sounds (telephone, knock, alarm, music, dog): their own stage, so they re-run alone.
     StageSpec("sounds", ("events",), 0.01, stages_embed.run_sounds, stages_embed.sounds_key),
     StageSpec("vad", ("events",), 0.03, stages.run_vad,
