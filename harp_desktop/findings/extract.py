@@ -89,8 +89,10 @@ def extract(turns: list[Turn]) -> list[Finding]:
     utts = utterances(turns, vocab)
     proxies = proxy_voices(utts)
     own_voices = _speaking_for_themselves(utts) if proxies else set()
+    pronouns = _proxy_pronouns(utts, proxies)
     for u in utts:
         u.proxy = u.speaker in proxies
+        u.proxy_pronoun = pronouns.get(u.speaker)
         if u.role == "other" and u.speaker in own_voices:
             u.role = "patient"  # the child a parent answers for, speaking for itself: "my ear hurts"
     questions_by_reply(utts)
@@ -388,6 +390,8 @@ def _emit_one(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: li
         if status == "negated":
             return []  # a companion denying something of their own says nothing about the patient
         status = "family"  # the companion's own cold or smoking, not the patient's
+    if u.proxy_pronoun and status != "hypothetical" and _other_sex_only(own.tokens, m, u.proxy_pronoun):
+        status = "family"  # a parent speaking of "he" all along: "her sore throat's gone" is the sister's
     segs = {i for s in sents for i in s.segments}
     if q is not None:
         qsents = [question] if question is not None else q.trailing_questions()
@@ -416,6 +420,32 @@ def _own_complaint(s: Sentence, m: Match) -> bool:
         return True
     prev = next((x for x in s.matches if x.end <= i and x.end >= i - 1 and x is not m), None)
     return prev is not None and s.tokens[prev.end: m.start][:1] in (["and"], [","]) and _own_complaint(s, prev)
+
+
+_HE, _SHE = frozenset("he him his he's himself".split()), frozenset("she her hers she's herself".split())
+
+
+def _proxy_pronouns(utts: list[Utterance], proxies: set[str]) -> dict[str, str]:
+    """Proxy voice -> "he" or "she": the pronoun it uses for the patient, when it uses one at least three
+    times as often as the other."""
+    out = {}
+    for k in proxies:
+        words = [t for u in utts if u.speaker == k for s in u.sentences if not s.question for t in s.tokens]
+        he, she = sum(t in _HE for t in words), sum(t in _SHE for t in words)
+        if he >= 3 * max(she, 1):
+            out[k] = "he"
+        elif she >= 3 * max(he, 1):
+            out[k] = "she"
+    return out
+
+
+def _other_sex_only(tokens: list[str], m: Match, pronoun: str) -> bool:
+    """The concept's clause speaks of a person of the other sex than the patient, and not of the patient."""
+    ids = clause_ids(tokens)
+    k = min(m.start, len(tokens) - 1)
+    clause = {t for t, c in zip(tokens, ids, strict=True) if c == ids[k]} if tokens else set()
+    mine, other = (_HE, _SHE) if pronoun == "he" else (_SHE, _HE)
+    return bool(clause & other) and not clause & mine
 
 
 def _about_self(tokens: list[str], m: Match) -> bool:

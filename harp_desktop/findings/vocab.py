@@ -400,6 +400,9 @@ class Utterance:
     # A voice taken as the patient that speaks of the patient as "he" / "she" (a parent answering
     # for a child): its first-person complaints are its own (extract.proxy_voices).
     proxy: bool = False
+    # The pronouns such a voice uses for the patient ("he" or "she"), when one clearly dominates: a clause with
+    # only the other sex's pronouns is about someone else ("Ruby's fine now, her sore throat's gone").
+    proxy_pronoun: str | None = None
 
     def trailing_questions(self) -> list[Sentence]:
         """The questions that end the utterance: the ones left for the other voice to answer."""

@@ -436,3 +436,23 @@ def test_a_bare_yes_or_no_makes_the_clinicians_sentence_before_it_a_question():
 ])
 def test_how_often_answers_a_yes_no_question(question, reply, concept, status):
     assert _statuses(f"c: {question}", f"p: {reply}").get(concept) == status
+
+
+@pytest.mark.parametrize("line, concept", [
+    ("Oh, and Ruby's fine now, her sore throat is completely gone.", "sore throat"),
+    ("My mum was poorly too, she had a temperature on Monday.", "fever"),
+])
+def test_a_parent_speaking_of_he_is_not_speaking_of_the_patient_when_she_is_said(line, concept):
+    found = extract(turns_of(("clinician", "What's been going on with him?"),
+                             ("patient", "He's had a cough for four days and he's been off his food."),
+                             ("patient", "He's tired and he's been pulling at his ear."),
+                             ("clinician", "Anything else?"), ("patient", line)))
+    assert statuses(found, concept) not in ("affirmed", "historical")
+
+
+def test_a_parent_speaking_of_he_still_reports_his_symptoms():
+    found = extract(turns_of(("clinician", "What's been going on with him?"),
+                             ("patient", "He's had a cough for four days and he's been off his food."),
+                             ("patient", "He's tired and he's been pulling at his ear."),
+                             ("clinician", "Any temperature?"), ("patient", "Yes, he had a temperature on Monday.")))
+    assert statuses(found, "fever") == "affirmed"
