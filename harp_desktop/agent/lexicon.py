@@ -262,8 +262,9 @@ SECTION_WORDS = {
     # the consultation the recording holds.
     "consultation": re.compile(r"\b(consultation|(?<!test )(?<!scan )(?<!x-ray )(?<!next )(?<!another )(?<!follow-up )"
                                r"(?<!book )(?<!booked )(?<!booking )(?<!blood )appointment(?! (for|slot|time|booked|is booked))"
-                               r"|visit|face[- ]to[- ]face|with the (doctor|gp|nurse|clinician)|"
-                               r"check-?up|in the (clinic|surgery|room))\b"),
+                               r"|visit|face[- ]to[- ]face|(with|seeing|sees|saw) (the (doctor|gp|nurse|clinician|"
+                               r"practitioner|pharmacist|consultant|physio\w*|midwife)|dr\.? [a-z]+)|"
+                               r"check-?up|in the (clinic|surgery|room|consulting room|consultation room))\b"),
     # The phone as a device ("when does the phone ring?", "who answers the phone?", "the desk phone") is a sound or an
     # act in whatever part of the recording it happens; the call is the section.
     "phone_call": re.compile(r"\b(phone|telephone) call\b|\b(?<!desk )(?<!mobile )(?<!answers the )(?<!answer the )"

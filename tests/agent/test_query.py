@@ -463,3 +463,11 @@ def test_which_relative_asks_who(question):
 
 def test_what_family_history_is_not_a_who_question():
     assert parse("What family history does he have?", 700.0).operation != "who"
+
+
+@pytest.mark.parametrize("question", ["Count the coughs Dorothy makes while she is in with the practitioner.",
+                                      "Does he cough while he is seeing the GP?",
+                                      "How many coughs does the patient give while in the consulting room?",
+                                      "How many times does she cough with Dr Mehta?"])
+def test_being_in_with_a_clinician_is_the_consultation(question):
+    assert parse(question, 760.0).section == "consultation"
