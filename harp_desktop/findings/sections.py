@@ -178,8 +178,8 @@ def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = N
         out.append(Section(kind, turns[lo]["start_s"], max(t["end_s"] for t in turns[lo:hi]), conf))
         covered[lo:hi] = True
     out += _unrelated(turns, covered, phone)
-    out = _dictations(_merge(_trim_tails(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns)), turns)),
-                      turns)
+    out = _dictations(_merge(_trim_heads(_trim_tails(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns)),
+                                                     turns), turns)), turns)
     return [_pad(s, out, i) for i, s in enumerate(out)]
 
 
@@ -201,6 +201,28 @@ def _trim_tails(sections: list[Section], turns: list[dict]) -> list[Section]:
         if len({t.get("speaker") for t in tail}) >= 2 and any(t.get("speaker") not in main for t in tail):
             out.append(Section(sec.kind, sec.start_s, last[gone], sec.confidence))
             out.append(Section("unrelated", tail[0]["start_s"], sec.end_s, 0.7))
+        else:
+            out.append(sec)
+    return out
+
+
+def _trim_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
+    """A consultation starts with the first words of the voice that joins last (the clinician calling the patient
+    in): what the patient and her sister say to each other before it, with a voice of the consultation's two not yet
+    in it, is the waiting room still (``_trim_tails`` the other way round)."""
+    out: list[Section] = []
+    for sec in sections:
+        inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
+        main = _main_voices(turns, sec, 2)
+        if sec.kind != "consultation" or len(main) < 2:
+            out.append(sec)
+            continue
+        first = {v: min(t["start_s"] for t in inside if t.get("speaker") == v) for v in main}
+        joins = max(first, key=first.get)
+        head = [t for t in inside if t["end_s"] <= first[joins] - TAIL_GAP_S]
+        if len({t.get("speaker") for t in head}) >= 2 and any(t.get("speaker") not in main for t in head):
+            out.append(Section("unrelated", sec.start_s, head[-1]["end_s"], 0.7))
+            out.append(Section(sec.kind, first[joins], sec.end_s, sec.confidence))
         else:
             out.append(sec)
     return out

@@ -306,3 +306,25 @@ def test_a_call_starts_with_its_ring():
     assert got[1].start_s == 556.0 and got[0] == secs[0]
     assert rung_in(secs, [(520.0, 530.0)])[1].start_s == 563.0  # a ring half a minute before is another matter
     assert rung_in(secs, [(450.0, 455.0)])[1].start_s == 563.0  # never into the section ahead
+
+
+def test_a_patient_chatting_with_her_sister_before_she_is_called_in_is_still_the_waiting_room():
+    """The patient and her sister talk in the waiting room (a stranger too) before the clinician's first words
+    call her in: the consultation starts with those words, not with the sisters' chat."""
+    gp, pt, sis, other = "SPEAKER_2", "SPEAKER_3", "SPEAKER_4", "SPEAKER_5"
+    lines = [(0.0, 3.0, pt, "My wrist is really throbbing now."), (3.5, 6.0, sis, "Rest it on your bag, love."),
+             (7.0, 9.0, sis, "And tell them about your chest while you're in there."),
+             (9.5, 12.0, pt, "I'm not making a fuss about a cough."), (13.0, 15.0, other, "Is this the queue for X-ray?"),
+             (16.0, 18.0, sis, "Did you feed the cat before we came out?"), (18.5, 20.0, pt, "I think so.")]
+    t = 26.0
+    for who, text in [(gp, "Maureen Ellis, come through to room four, and bring your sister if you like."),
+                      (gp, "So what happened today?"), (pt, "I tripped on the kerb and landed on my wrist."),
+                      (gp, "Any pain anywhere else, your head or your hips?"), (pt, "No, just the wrist and my knee."),
+                      (gp, "Did you hit your head or black out?"), (pt, "No, I remember all of it."),
+                      (gp, "Any chest pain or shortness of breath?"), (pt, "No, just this cough I've had all week.")]:
+        lines.append((t, t + 3.0, who, text))
+        t += 3.5
+    found = find_sections([seg(a, b, s, x) for a, b, s, x in lines])
+    cons = [s for s in found if s.kind == "consultation"]
+    assert cons and cons[0].start_s > 20.0  # (the section is padded by EDGE_S before the first words)
+    assert not in_sections(3.5, 6.0, found)
