@@ -317,7 +317,8 @@ STOP |= PERMISSION
 
 def content_terms(text: str) -> list[str]:
     """The topic words of a question (what it is about), in order, without grammar words."""
-    words = re.findall(r"[a-z][a-z'-]+", text.lower())
+    # A measured value with a decimal point ("is 38.3") is what was said; whole numbers are mostly times and windows.
+    words = re.findall(r"[a-z][a-z'-]+|\b\d+\.\d+\b", text.lower())
     return list(dict.fromkeys(w for w in words if w not in STOP and len(w) > 2))[:10]
 
 
@@ -367,7 +368,7 @@ def stem(w: str) -> str:
 
 def stems(text: str) -> list[str]:
     low = re.sub(r"\ball right\b", "allright", text.lower())  # "all right" / "alright": one word
-    return [stem(w) for w in re.findall(r"[a-z][a-z'-]+", low)]
+    return [stem(w) for w in re.findall(r"[a-z][a-z'-]+|\b\d+\.\d+\b", low)]  # a measured value ("38.3") too
 
 
 _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from harp_desktop.agent.answerers.context import AnswerContext
 from harp_desktop.agent.query import Subject, parse
 
@@ -81,9 +83,29 @@ def test_which_relative_is_answered_by_the_relative_the_words_name():
 
 
 class _Tools:
-    """What ``who`` reads of the recording beyond the context: a segment as evidence."""
+    """What the answerers read of the recording beyond the context: a segment as evidence, and a plain word
+    search standing in for the library's FTS5."""
+
+    def __init__(self, segments: list[dict] = ()):
+        self.segments = list(segments)
+
+    def keyword(self, terms, start_s, end_s, k=20):
+        words = {w.lower() for t in terms for w in t.split()}
+        return [self.from_segment(s, "keyword", 1.0) for s in self.segments if start_s < s["end_s"] and s["start_s"] < end_s
+                and words & {w.strip(".") for w in re.findall(r"[a-z0-9.']+", s["text"].lower())}][:k]
 
     def from_segment(self, seg, tool, score):
         from harp_desktop.types import Evidence
 
         return Evidence(seg["start_s"], seg["end_s"], seg["id"], seg["speaker"], seg["text"], scores={tool: score})
+
+
+def test_when_a_value_is_said_is_the_turn_that_says_that_value():
+    from harp_desktop.agent.answerers.speech import when
+
+    ctx = _ctx(["DR: Let me take her temperature first.", "PT: Okay.", "DR: It's 37.9, so a little high.",
+                "DR: And her oxygen is 97 percent.", "PT: Is that alright?", "DR: Yes, the temperature is only mild."],
+               question="When does the doctor say her temperature is 37.9?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert when(ctx).first == "00:10"  # the third turn (5 s apart), not the first mention of the temperature

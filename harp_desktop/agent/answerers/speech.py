@@ -747,6 +747,11 @@ def when(ctx: AnswerContext) -> Result:
     seen = {(round(e.start_s), round(e.end_s)) for e in cited}
     cited = sorted(cited + [e for e in hits if (round(e.start_s), round(e.end_s)) not in seen], key=lambda e: e.start_s)
     claim = {"kind": "speech", "terms": ctx.spec.terms}
+    values = re.findall(r"\b\d+\.\d+\b", _without_frame(spec))
+    if values and any(v in e.text for e in cited for v in values):
+        # "When does the doctor say his temperature is 38.3?": the turn that says that value, not the first
+        # mention of the temperature.
+        cited = [e for e in cited if any(v in e.text for v in values)]
     if not cited:
         return Result("Not found", f"Nothing about {' '.join(ctx.spec.terms[:4]) or 'it'} was said "
                       f"{ctx.window_words()}.", [], claim, False)
