@@ -130,7 +130,9 @@ class Asker(EvidencePath):
         tools = RecordingTools(self.lib, rec)
         ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
         # People named in the question are the voices the recording gives those names (agent/names.py).
-        named = names.resolve(question, names.voices_by_name(ctx.segments, ctx.label_of), ctx.roles)
+        # (A child speaking for itself while a parent answers for it is the patient: "Alfie" is the patient then.)
+        named = names.resolve(question, names.voices_by_name(ctx.segments, ctx.label_of),
+                              {**ctx.roles, **dict.fromkeys(ctx.own_voices, "patient")})
         if named != question:
             notes.append(f"read as: \"{named}\"")
             question = named

@@ -88,7 +88,7 @@ def extract(turns: list[Turn]) -> list[Finding]:
     vocab = load()
     utts = utterances(turns, vocab)
     proxies = proxy_voices(utts)
-    own_voices = _speaking_for_themselves(utts) if proxies else set()
+    own_voices = speaking_for_themselves(utts) if proxies else set()
     pronouns = _proxy_pronouns(utts, proxies)
     for u in utts:
         u.proxy = u.speaker in proxies
@@ -483,7 +483,7 @@ def _person_counts(utts: list[Utterance], role: str) -> dict[str, list[int]]:
     return counts
 
 
-def _speaking_for_themselves(utts: list[Utterance]) -> set[str]:
+def speaking_for_themselves(utts: list[Utterance]) -> set[str]:
     """When a proxy answers for the patient, the other voice of the consultation that speaks of itself and
     names a complaint ("No, I don't want you to look in my sore ear, it hurts") is the patient."""
     counts = _person_counts(utts, "other")

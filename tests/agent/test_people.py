@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from harp_desktop.agent.answerers.context import AnswerContext
 from harp_desktop.agent.query import Subject, parse
 
@@ -109,3 +111,30 @@ def test_when_a_value_is_said_is_the_turn_that_says_that_value():
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert when(ctx).first == "00:10"  # the third turn (5 s apart), not the first mention of the temperature
+
+
+def test_a_child_speaking_for_itself_while_a_parent_answers_is_the_patient_by_name():
+    from harp_desktop.agent import names
+
+    ctx = _ctx(["DR: Hello Oscar, hello mum, what's been going on with him?",
+                "PA: He's had a temperature since Sunday and he's been off his food.",
+                "DR: Is he drinking?", "PA: He's drinking but he won't eat much.",
+                "KID: My ear hurts, I don't want the medicine.", "DR: Poor you, Oscar. Any rash?",
+                "PA: No, he hasn't had a rash."])
+    assert ctx.own_voices == {"KID"}
+    roles = {**ctx.roles, **dict.fromkeys(ctx.own_voices, "patient")}
+    asked = names.resolve("How many times does Oscar cough?", names.voices_by_name(ctx.segments, ctx.label_of), roles)
+    assert "the patient" in asked
+
+
+@pytest.mark.parametrize("advice", ["Or if she becomes very floppy and won't wake, call 999 straight away.",
+                                    "She becomes very floppy, bring her straight back to us."])
+def test_a_clinicians_emergency_advice_is_not_a_symptom_said(advice):
+    from harp_desktop.agent.answerers.speech import _asserted  # the turns, read as dialogue acts
+
+    ctx = _ctx(["DR: What's been happening with her?", "PA: She's had a temperature and she's been off her food.",
+                "DR: Is she eating?", "PA: Not much, she's tired.", "DR: " + advice],
+               question="Is she floppy?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert _asserted(ctx).first == "No"

@@ -170,6 +170,21 @@ class AnswerContext:
                       s["text"]) for s in self.segments if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi]
         return proxy_voices(utterances(turns, load()))
 
+    @cached_property
+    def own_voices(self) -> set[str]:
+        """When a parent answers for a child, the other voice of the consultation that speaks of itself with a
+        complaint ("my ear hurts"): the child, the patient (findings.extract's reading of the same turns)."""
+        if not self.proxies:
+            return set()
+        from harp_desktop.findings.extract import speaking_for_themselves
+        from harp_desktop.findings.model import Turn
+        from harp_desktop.findings.vocab import load, utterances
+
+        lo, hi = self.consultation_span or (0.0, float("inf"))
+        turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
+                      s["text"]) for s in self.segments if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi]
+        return speaking_for_themselves(utterances(turns, load()))
+
     def child_is_patient(self) -> bool:
         """"Does the boy cough?" when the voice taken as the patient is a parent speaking of "he": the child
         the question names is the patient (the one the findings and the sounds are attributed to)."""

@@ -173,6 +173,8 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # what a companion answering for the patient says of "she" / "he" ("she was shivering last night"); the
         # companion's own complaints are "family" status and stay theirs.
         # (Not in the first person is not the companion's own either: "coughs no better, you tell them".)
+        if f.speaker in ctx.own_voices and f.status != "family":
+            return True  # the child a parent answers for, speaking for itself ("my ear hurts")
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital") or (
             f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text) or not FIRST_PERSON.search(f.text)))
     who = ctx.speakers_for(subject)
@@ -472,6 +474,10 @@ def term_status(text: str, terms: list[str]) -> str | None:
     return None
 
 
+# What safety-net advice tells the patient to do: a clinician's sentence with it is conditional advice.
+EMERGENCY = re.compile(r"\b(999|nine nine nine|111|one one one|a ?(and|&) ?e|(call|ring|phone) (us|the surgery|an ambulance)|"
+                       r"(bring|take) (him|her|them) (straight )?(back|in)|come (straight )?back|seek (urgent )?(help|advice)|"
+                       r"straight (back|away|to))\b", re.I)
 NO_REPLY = re.compile(r"^\W*(no|nope|nah|not (really|at all|that i know)|never|none|nothing|i don'?t|i haven'?t|i'?m not|"
                       r"it'?s not|it isn'?t|not)\b", re.I)
 YES_REPLY = re.compile(r"^\W*(yes|yeah|yep|yup|i do|i have|i am|i'?ve|it is|it does|a (bit|little)|sometimes|definitely|"
@@ -565,6 +571,8 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
                 continue  # asked, and not answered yes or no
             # else: read like a question ("When you get home, ...") without a yes/no reply: a statement
         status = term_status(sentence, [rare]) or "affirmed"
+        if ctx.roles.get(ctx.label_of(s) or "") == "clinician" and EMERGENCY.search(sentence):
+            status = "hypothetical"  # "...or he becomes very drowsy or floppy, call 999": advice, whatever ASR left of the "if"
         verdicts.append((status, ctx.evidence(s, "keyword"), ""))
     if NEG_PREDICATE.search(spec.question):
         # "Is he unable to keep fluids down?" asks the negation of what the turns assert or are asked
