@@ -954,7 +954,7 @@ def who(ctx: AnswerContext) -> Result:
     label = getattr(e, "speaker_label", None) or e.speaker
     role = ctx.roles.get(label or "")
     word = ctx.person(label, named=False) if role else (e.speaker or "?")
-    return Result(_options_word(spec, word, ctx.voice_names.get(label or "") if role else None), f"{e.speaker} ({role or 'role unknown'}) says it at {span(e)}: "
+    return Result(_options_word(spec, word, ctx.voice_names.get(label or "") if role else None), f"{e.speaker} ({ctx.person(label) if role else 'role unknown'}) says it at {span(e)}: "
                   f"\"{e.text.strip()[:140]}\".", hits[:2], {"kind": "speech", "terms": []})
 
 
