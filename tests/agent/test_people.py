@@ -88,8 +88,14 @@ class _Tools:
     """What the answerers read of the recording beyond the context: a segment as evidence, and a plain word
     search standing in for the library's FTS5."""
 
-    def __init__(self, segments: list[dict] = ()):
-        self.segments = list(segments)
+    def __init__(self, segments: list[dict] = (), events: list[tuple[str, float, float]] = ()):
+        self.segments, self.events = list(segments), list(events)
+
+    def label(self, label, start_s, end_s, kind):
+        from harp_desktop.types import Evidence
+
+        return [Evidence(a, b, labels=[lab], scores={"event": 1.0}) for lab, a, b in self.events
+                if lab == label and start_s < b and a < end_s]
 
     def keyword(self, terms, start_s, end_s, k=20):
         words = {w.lower() for t in terms for w in t.split()}
@@ -138,3 +144,16 @@ def test_a_clinicians_emergency_advice_is_not_a_symptom_said(advice):
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert _asserted(ctx).first == "No"
+
+
+@pytest.mark.parametrize("question", ["Who answered the desk phone?", "Who picks up when the phone goes?"])
+def test_who_answers_the_phone_is_whoever_speaks_first_after_it_rings(question):
+    from harp_desktop.agent.answerers.speech import who
+
+    ctx = _ctx(["PT: It's been ages, hasn't it?", "CO: Nearly forty minutes.", "ST: Hillside Surgery, Priya speaking.",
+                "ST: Yes, we can see him at ten past four.", "PT: I hope it's soon."], question=question)
+    ctx.__dict__["findings"] = []
+    ctx.tools = _Tools(ctx.segments, events=[("telephone", 8.0, 9.5)])
+    ctx.rec, ctx.notes = {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    r = who(ctx)
+    assert r.first.startswith("receptionist") and "Priya" in r.first

@@ -864,12 +864,37 @@ RELATIVE_ASKED = re.compile(r"\b(family member|member of (his|her|their|the) fam
 TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\w*|reassur\w*) (him|her|the patient)\b", re.I)
 
 
+# "Who answers the phone?", "who picks up?": whoever speaks first after the phone rings, not a turn with the words.
+ANSWERS_PHONE = re.compile(r"\b(answer\w*|pick\w* up|picks? it up|took the call|takes the call)\b.{0,30}\b(phone|telephone|call)\b"
+                           r"|\b(phone|telephone)\b.{0,20}\b(answer\w*|pick\w* up)\b|\bpicks? up\b", re.I)
+ANSWER_RING_S = 12.0  # the first words this soon after a ring starts answer it
+
+
+def _answers_phone(ctx: AnswerContext) -> Result | None:
+    from harp_desktop.agent.answerers.sounds import events
+
+    turns = sorted((s for s in ctx.segments if s["text"].strip() and ctx.label_of(s)), key=lambda s: s["start_s"])
+    for ring in events(ctx, "telephone"):
+        after = [s for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + ANSWER_RING_S]
+        if after:
+            e, label = ctx.evidence(after[0], "time"), ctx.label_of(after[0])
+            word = ctx.person(label, named=False)
+            return Result(_options_word(ctx.spec, word, ctx.voice_names.get(label or "")),
+                          f"The phone rings at {format_clock(ring.start_s)}; the first to speak after it is {label} ({word}) "
+                          f"at {span(e)}: \"{e.text.strip()[:120]}\".", [e], {"kind": "turn", "speakers": [label]})
+    return None
+
+
 def who(ctx: AnswerContext) -> Result:
     """"Who mentions X?" / "who asked about X?" / "who is allergic to X?": the speaker (and role) of
     the turn that carries X (a question, for asking; the earliest strong one, for raising), or of the
     statement of the fact."""
     spec = ctx.spec
     q = spec.question
+    if ANSWERS_PHONE.search(q):
+        got = _answers_phone(ctx)
+        if got is not None:
+            return got
     asked, raised, act = ASKING.search(q), RAISING.search(q), SPEECH_ACT.search(q)
     claim = {"kind": "speech", "terms": spec.terms}
     concepts = question_concepts(ctx)
