@@ -623,7 +623,7 @@ def test_a_companion_answering_for_the_patient_speaks_of_the_patient():
              Turn(2, 7.5, 9.0, "DR", "clinician", "And you, are you well?"),
              Turn(3, 9.5, 12.0, "SIS", "other", "I've got a cold myself, a runny nose.")]
     patient = parse("Has the patient had the shivers?", 600.0).subject
-    got = {f.concept: _for_subject(SimpleNamespace(), f, patient) for f in extract(turns)}
+    got = {f.concept: _for_subject(SimpleNamespace(own_voices=set()), f, patient) for f in extract(turns)}
     assert got.get("chills") is True and got.get("runny nose") is False, got  # her own: status "family"
 
 

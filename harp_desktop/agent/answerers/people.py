@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import Any
 
 from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.names import THANKS_BEFORE, voice_names
 
-if TYPE_CHECKING:
-    from harp_desktop.agent.answerers.context import AnswerContext
+AnswerContext = Any  # the context asks this module who its voices are, so this module cannot import it
 
 # Words for one relation, to the one word a report (and a reader) uses for it.
 CANONICAL = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mother": "mother",
