@@ -130,9 +130,11 @@ class Asker(EvidencePath):
         tools = RecordingTools(self.lib, rec)
         ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
         # People named in the question are the voices the recording gives those names (agent/names.py).
-        # (A child speaking for itself while a parent answers for it is the patient: "Alfie" is the patient then.)
-        named = names.resolve(question, names.voices_by_name(ctx.segments, ctx.label_of),
-                              {**ctx.roles, **dict.fromkeys(ctx.own_voices, "patient")})
+        voices = names.voices_by_name(ctx.segments, ctx.label_of)
+        named = names.resolve(question, voices, ctx.roles)
+        if named != question and ctx.own_voices:
+            # A child speaking for itself while a parent answers for it is the patient: "Alfie" is the patient then.
+            named = names.resolve(question, voices, {**ctx.roles, **dict.fromkeys(ctx.own_voices, "patient")})
         if named != question:
             notes.append(f"read as: \"{named}\"")
             question = named

@@ -315,10 +315,15 @@ PERMISSION = frozenset("allowed permitted able supposed".split())
 STOP |= PERMISSION
 
 
+# A question's or a turn's words: lower-case words, and a measured value with a decimal point ("is 38.3": what was
+# said); whole numbers are mostly times and windows, read by localize.
+DECIMAL = re.compile(r"\b\d+\.\d+\b")
+WORDS = re.compile(r"[a-z][a-z'-]+|" + DECIMAL.pattern)
+
+
 def content_terms(text: str) -> list[str]:
     """The topic words of a question (what it is about), in order, without grammar words."""
-    # A measured value with a decimal point ("is 38.3") is what was said; whole numbers are mostly times and windows.
-    words = re.findall(r"[a-z][a-z'-]+|\b\d+\.\d+\b", text.lower())
+    words = WORDS.findall(text.lower())
     return list(dict.fromkeys(w for w in words if w not in STOP and len(w) > 2))[:10]
 
 
@@ -368,7 +373,7 @@ def stem(w: str) -> str:
 
 def stems(text: str) -> list[str]:
     low = re.sub(r"\ball right\b", "allright", text.lower())  # "all right" / "alright": one word
-    return [stem(w) for w in re.findall(r"[a-z][a-z'-]+|\b\d+\.\d+\b", low)]  # a measured value ("38.3") too
+    return [stem(w) for w in WORDS.findall(low)]
 
 
 _SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "

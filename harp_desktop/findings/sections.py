@@ -189,9 +189,8 @@ def _trim_tails(sections: list[Section], turns: list[dict]) -> list[Section]:
     consultation's two no longer in it, is the waiting room again."""
     out: list[Section] = []
     for sec in sections:
-        inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
-        main = _main_voices(turns, sec, 2)
-        if sec.kind != "consultation" or len(main) < 2:
+        inside, main = _two_voices(sec, turns)
+        if not main:
             out.append(sec)
             continue
         last = {v: max(t["end_s"] for t in inside if t.get("speaker") == v) for v in main}
@@ -206,15 +205,25 @@ def _trim_tails(sections: list[Section], turns: list[dict]) -> list[Section]:
     return out
 
 
+def _two_voices(sec: Section, turns: list[dict]) -> tuple[list[dict], set]:
+    """A consultation's turns and its two main voices (none when it is not a consultation of two voices): what
+    ``_trim_tails`` and ``_trim_heads`` measure its edges by."""
+    if sec.kind != "consultation":
+        return [], set()
+    main = _main_voices(turns, sec, 2)
+    if len(main) < 2:
+        return [], set()
+    return [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s], main
+
+
 def _trim_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
     """A consultation starts with the first words of the voice that joins last (the clinician calling the patient
     in): what the patient and her sister say to each other before it, with a voice of the consultation's two not yet
     in it, is the waiting room still (``_trim_tails`` the other way round)."""
     out: list[Section] = []
     for sec in sections:
-        inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
-        main = _main_voices(turns, sec, 2)
-        if sec.kind != "consultation" or len(main) < 2:
+        inside, main = _two_voices(sec, turns)
+        if not main:
             out.append(sec)
             continue
         first = {v: min(t["start_s"] for t in inside if t.get("speaker") == v) for v in main}

@@ -91,10 +91,10 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     if rel is None:
         return None
     relation, phrase = rel
-    spans = [(k, a, b) for k, a, b in ctx.sections if lx.SECTION_WORDS.get(k) and lx.SECTION_WORDS[k].search(phrase.lower())]
-    if relation == "by the time" and ctx.spec.operation == "exists" and spans:
+    named = [(k, a, b) for k, a, b in ctx.sections if lx.SECTION_WORDS.get(k) and lx.SECTION_WORDS[k].search(phrase.lower())]
+    if relation == "by the time" and ctx.spec.operation == "exists" and named:
         # "By the time the GP rings back, is he still feverish?": how things are from then on, not before.
-        k, a = spans[0][0], spans[0][1]
+        k, a = named[0][0], named[0][1]
         return a, float(ctx.rec["duration_s"]), f"by the time of the {k.replace('_', ' ')} ({format_clock(a)})"
     if relation == "while" and ctx.consultation_span and DIALOGUE.search(phrase):
         a, b = ctx.consultation_span  # "while the doctor and patient are talking": the consultation
@@ -112,9 +112,8 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     if relation == "while":
         # "she coughs while he's getting her to take big breaths": during the act the turn asks for, which
         # goes on after the turn that asks (WHILE_S), or the whole section the phrase names.
-        spans = [(a, b) for k, a, b in ctx.sections if lx.SECTION_WORDS.get(k) and lx.SECTION_WORDS[k].search(phrase.lower())]
-        a, b = (spans[0][0], spans[-1][1]) if spans else (t0, t1 + WHILE_S)
-        if not spans and "examination" in what:
+        a, b = (named[0][1], named[-1][2]) if named else (t0, t1 + WHILE_S)
+        if not named and "examination" in what:
             # the examination as a whole: on to the last finding it yields (within EXAM_MAX_S of its start)
             ends = [f.end_s for f in ctx.findings if f.kind in ("examination", "vital") and t0 <= f.start_s <= t0 + EXAM_MAX_S]
             b = max([b, *[e + 5.0 for e in ends]])

@@ -156,19 +156,27 @@ class AnswerContext:
         return extract(turns)
 
     @cached_property
-    def proxies(self) -> set[str]:
-        """Voices taken as the patient that speak of the patient as "he" / "she": a parent answering for a
-        child (findings.extract.proxy_voices, on the consultation's turns)."""
+    def _consultation_utterances(self) -> list:
+        """The consultation's turns as the findings layer reads them (its utterances), once per question."""
         try:
-            from harp_desktop.findings.extract import proxy_voices
             from harp_desktop.findings.model import Turn
             from harp_desktop.findings.vocab import load, utterances
         except ImportError:
-            return set()
+            return []
         lo, hi = self.consultation_span or (0.0, float("inf"))
         turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
                       s["text"]) for s in self.segments if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi]
-        return proxy_voices(utterances(turns, load()))
+        return utterances(turns, load())
+
+    @cached_property
+    def proxies(self) -> set[str]:
+        """Voices taken as the patient that speak of the patient as "he" / "she": a parent answering for a
+        child (findings.extract.proxy_voices, on the consultation's turns)."""
+        if not self._consultation_utterances:
+            return set()
+        from harp_desktop.findings.extract import proxy_voices
+
+        return proxy_voices(self._consultation_utterances)
 
     @cached_property
     def own_voices(self) -> set[str]:
@@ -177,13 +185,8 @@ class AnswerContext:
         if not self.proxies:
             return set()
         from harp_desktop.findings.extract import speaking_for_themselves
-        from harp_desktop.findings.model import Turn
-        from harp_desktop.findings.vocab import load, utterances
 
-        lo, hi = self.consultation_span or (0.0, float("inf"))
-        turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
-                      s["text"]) for s in self.segments if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi]
-        return speaking_for_themselves(utterances(turns, load()))
+        return speaking_for_themselves(self._consultation_utterances)
 
     def child_is_patient(self) -> bool:
         """"Does the boy cough?" when the voice taken as the patient is a parent speaking of "he": the child

@@ -20,15 +20,14 @@ from collections import Counter
 from typing import Any
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.names import THANKS_BEFORE, voice_names
+from harp_desktop.agent.names import THANKS_BEFORE
 
 AnswerContext = Any  # the context asks this module who its voices are, so this module cannot import it
 
-# Words for one relation, to the one word a report (and a reader) uses for it.
-CANONICAL = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mother": "mother",
-             "dad": "father", "daddy": "father", "father": "father", "grandad": "grandfather", "granddad": "grandfather",
-             "grandpa": "grandfather", "grandma": "grandmother", "nan": "grandmother", "nana": "grandmother",
-             "granny": "grandmother", "gran": "grandmother"}
+# Words for one parent or grandparent, to the one word a report (and a reader) uses for it: the lexicon's table of
+# everyday words (lx.SAME_WORD), its parents and grandparents only, and "gran".
+CANONICAL = {k: v for k, v in lx.SAME_WORD.items() if v in ("mother", "father", "grandmother", "grandfather")}
+CANONICAL["gran"] = "grandmother"
 # "I'm Kerry, his mum", "I'm his wife", "I am her daughter": the speaker says what they are to the patient
 # (not "I'm worried about his wife": a preposition before the possessive names someone else).
 _REL = lx.RELATIONS + "|mum|mom|mam|dad|grandad|granddad|grandpa|grandma|nan|nana|granny|gran"
@@ -115,5 +114,3 @@ def person(ctx: AnswerContext, label: str | None, named: bool = True) -> str:
         word = f"{word}, {name}"
     return word
 
-
-__all__ = ["canonical", "person", "relations", "voice_names"]

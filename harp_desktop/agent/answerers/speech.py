@@ -173,7 +173,7 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # what a companion answering for the patient says of "she" / "he" ("she was shivering last night"); the
         # companion's own complaints are "family" status and stay theirs.
         # (Not in the first person is not the companion's own either: "coughs no better, you tell them".)
-        if f.speaker in ctx.own_voices and f.status != "family":
+        if f.role == "other" and f.status != "family" and f.speaker in ctx.own_voices:
             return True  # the child a parent answers for, speaking for itself ("my ear hurts")
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital") or (
             f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text) or not FIRST_PERSON.search(f.text)))
@@ -755,7 +755,7 @@ def when(ctx: AnswerContext) -> Result:
     seen = {(round(e.start_s), round(e.end_s)) for e in cited}
     cited = sorted(cited + [e for e in hits if (round(e.start_s), round(e.end_s)) not in seen], key=lambda e: e.start_s)
     claim = {"kind": "speech", "terms": ctx.spec.terms}
-    values = re.findall(r"\b\d+\.\d+\b", _without_frame(spec))
+    values = lx.DECIMAL.findall(_without_frame(spec))
     if values and any(v in e.text for e in cited for v in values):
         # "When does the doctor say his temperature is 38.3?": the turn that says that value, not the first
         # mention of the temperature.

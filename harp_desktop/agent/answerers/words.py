@@ -32,7 +32,7 @@ def focus_terms(question: str) -> list[str]:
     body = lx.BEFORE_CONSULT.sub(" ", lx.AFTER_CONSULT.sub(" ", question)).lower()
     for pat in lx.SECTION_WORDS.values():
         body = pat.sub(" ", body)
-    words = re.findall(r"[a-z][a-z'-]+|\b\d+\.\d+\b", re.sub(r"\ball right\b", "allright", body))
+    words = lx.WORDS.findall(re.sub(r"\ball right\b", "allright", body))
     keep = [w for w in words if w not in GRAMMAR and not SUBJECT_WORDS.match(w) and len(w) > 2]
     return list(dict.fromkeys(stem(w) for w in keep))
 
