@@ -36,7 +36,9 @@ COUNT = re.compile(r"\bhow often\b(?=.{0,40}\b(cough|sneez|laugh|cr(y|ies|ied)|s
 SCHEDULED = re.compile(r"^(?!.*\b(tells?|told|says?|said|gives?|gave|mentions?|explains?|reads?|announces?|asks?|"
                        r"informs?|breaks?)\b)\s*(?:(?:so|and|ok|okay|right|then|now|but|well)\W+)?(?:[^,?]{0,80},\s*)?when (is|was|will|are|does|did|do|should|has)\b.{0,40}\b(appointment|follow-?up|"
                        r"review|test|scan|x-?ray|visit|operation|surgery|results?|booking|slot|booked|scheduled|arranged|due|"
-                       r"planned|see (her|him|them|you|me) again|come back|return|next)\b"
+                       r"planned|see (her|him|them|you|me) again|come back|return|next|"
+                       # a medicine's timing: "when is the first Entresto to be taken?", "when should he take it?"
+                       r"(to )?be (taken|given|started|stopped)|(take|start|stop) (it|them|the (tablets?|medicines?|dose)))\b"
                        r"(?!.{0,30}\b(mentioned|said|discussed|heard|brought up|talk\w*|asked))"
                        # "books the child in - for what time?", "what day is the blood test booked for?": the time said
                        r"|\b(for|at|on) what (time|day|date)(/(time|day|date))?\b.{0,40}?\b(book\w*|appointment|arrang\w*|slot|scheduled)\b"
@@ -382,6 +384,9 @@ _SMALL.update({"once": 1, "twice": 2, "thrice": 3, "couple": 2, "thirty": 30, "f
                "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "single": 1, "both": 2})
 
 
+AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b|\bage (was|did|when)\b|\baged\b", re.I)
+
+
 def spoken_count(text: str, question: str = "") -> int | None:
     """A whole number a sentence states, as digits or words ("three times", "twice", "a couple"): of
     several, the one whose neighbouring words the question shares most ("how many years did she smoke
@@ -397,12 +402,18 @@ def spoken_count(text: str, question: str = "") -> int | None:
             if 20 <= n < 100 and n % 10 == 0 and nxt in _SMALL and 0 < _SMALL[nxt] < 10:
                 n += _SMALL[nxt]  # "ninety seven"
             found.append((i, n))
+    age = bool(AGE_ASKED.search(question))
+    if age:
+        found = [f for f in found if f[1] <= 120] or found  # "in 2010" is a year, not an age
     if not found:
         return None
 
     def shared(i: int) -> int:
         near = [w for w in words[max(0, i - 3): i + 4] if not w.isdigit() and w not in _SMALL]
-        return len(asked & set(stems(" ".join(near))))
+        # "How old was he when he started?": an age reads "when I was 15", "aged 15", "15 years old".
+        said_age = age and (" ".join(words[max(0, i - 2): i]) in ("i was", "he was", "she was", "was", "at", "aged", "age")
+                            or words[i - 1:i] in (["was"], ["aged"], ["age"]) or words[i + 1: i + 3] == ["years", "old"])
+        return len(asked & set(stems(" ".join(near)))) + (3 if said_age else 0)
 
     return max(found, key=lambda f: (shared(f[0]), -f[0]))[1]
 

@@ -30,6 +30,9 @@ ADDRESS_IN = re.compile(rf",\s+({TITLE}\s+)?({NAME})\s*[,.!?]")
 # "Thanks, Graeme", "Sorry to hear that, Mark": the voice just heard is addressed, whatever follows.
 INTRODUCED = re.compile(r"\b(this is|meet|here's|with) (my|our|her|his) \w+,\s*$", re.I)
 THANKS_BEFORE = re.compile(r"\b(thanks|thank you|sorry|well done|bless you|i see|right)\b[^,.?!]{0,25},\s*$", re.I)
+# "This is Lakeside Surgery", "it's Elm Ward", "this is Lake Side Today": a place or a programme introduced, not a person.
+PLACE = re.compile(r"\s*(?:[A-Z][a-z]+\s+)?(?:Surgery|Practice|Pharmacy|Chemist|Ward|Hospital|Clinic|Centre|Center|Medical|"
+                   r"Health|Today|News|Radio|Road|Street|Lane|Avenue|Unit|Department|Team|Services?|Trust|Group)\b")
 # Capitalised words that open or close a turn without naming anyone.
 NOT_NAMES = frozenset(
     "okay right well sorry thanks thank hello morning afternoon evening yes yeah no now so and but please look "
@@ -77,7 +80,8 @@ def _votes(segments: list[dict], label_of: Callable[[dict], str | None]) -> tupl
         # Weights: introducing oneself is surest; a name with a thank-you or a question around it is clear;
         # a name opening a turn (a receptionist calling someone in) or a bare one after a comma, less so.
         for m in SELF.finditer(text):
-            vote(m.groups(), me, 3)
+            if not (PLACE.match(text[m.end():]) or any(n and PLACE.match(n) for n in m.groups())):
+                vote(m.groups(), me, 3)
         for m in SPEAKING.finditer(text):
             vote(m.groups(), me, 3)
         m = ADDRESS_START.match(text)

@@ -45,6 +45,40 @@ def test_yes_no_never_says_not_found(indexed, question):
     assert a.answer == "No" and a.rationale.startswith("No —")
 
 
+def test_who_makes_a_sound_is_the_voice_it_belongs_to(indexed):
+    """"Who coughs?" names whose coughs they are (a bystander when no turn is next to one), never "Yes"."""
+    lib, res = indexed
+    got = lib.ask(res.sha256, "Who is coughing in this recording?")
+    assert got.answer not in ("Yes", "No", "Not found") and ("patient" in got.answer or "bystander" in got.answer), got
+    assert got.citations or got.evidence
+
+
+@pytest.mark.parametrize(("sentence", "question", "want"), [
+    ("I'm cutting down, 10 a day now, down from 20, I started when I was 15.", "How old was he when he started smoking?", 15),
+    ("We moved here in 2010 when she was aged 7.", "What age was she when they moved?", 7),
+    ("I started on 20 a day at 16 years old.", "How old was she when she took up smoking?", 16),
+])
+def test_an_age_asked_is_the_number_said_as_an_age(sentence, question, want):
+    from harp_desktop.agent import lexicon as lx
+
+    assert lx.spoken_count(sentence, question) == want
+
+
+def test_a_category_is_answered_symptom_by_symptom():
+    """The patient denying breathlessness does not undo the cough the companion reports of her."""
+    from harp_desktop.agent.answerers.speech import exists
+    from tests.agent.test_people import _ctx, _Tools
+
+    ctx = _ctx(["DR: How long has she had the cough?", "CO: About two months, it started after the new tablets.",
+                "DR: Are you short of breath at all?", "PT: No, my breathing is the same as always.",
+                "DR: Any phlegm?", "PT: No, nothing."],
+               question="Did the patient report any respiratory symptoms during the consultation?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    got = exists(ctx)
+    assert got.first == "Yes" and "cough" in got.rationale, got
+
+
 def test_sound_events_count_when_and_exist(indexed):
     lib, res = indexed
     coughs = [e for e in lib.transcript(res.sha256)["events"] if e["label"] == "cough"]

@@ -157,3 +157,51 @@ def test_who_answers_the_phone_is_whoever_speaks_first_after_it_rings(question):
     ctx.rec, ctx.notes = {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     r = who(ctx)
     assert r.first.startswith("receptionist") and "Priya" in r.first
+
+
+@pytest.mark.parametrize(("lines", "question", "want"), [
+    # a parent speaking of the child's sister, by name
+    (["DR: What's been going on with him?", "PA: He's had a temperature since Sunday and he's off his food.",
+      "DR: Anyone else at home poorly?", "PA: His big sister, Ruby, had a sore throat last week, she's better now.",
+      "DR: Is he drinking?", "PA: He's drinking but he won't eat much."], "Who had a sore throat last week?",
+     ("sister", "Ruby")),
+    # the mother's own dad is the child's grandfather; the words name both
+    (["KID: Mummy, can we go home?", "PA: Soon.", "DR: What's been going on with him?",
+      "PA: He's had a temperature since Sunday and he's off his food.", "DR: Is he drinking?",
+      "PA: He's drinking but he won't eat much.", "DR: Does anything run in the family?",
+      "PA: My dad, his granddad, had lots of ear infections as a boy.", "DR: I see."],
+     "Which relative had lots of ear infections as a boy?", ("grandfather",)),
+    # the mother says only "my dad": composed from her relation to the child
+    (["KID: Mummy, can we go home?", "PA: Soon.", "DR: What's been going on with him?",
+      "PA: He's had a temperature since Sunday and he's off his food.", "DR: Is he drinking?",
+      "PA: He's drinking but he won't eat much.", "DR: Does anything run in the family?",
+      "PA: My dad had lots of ear infections when he was little.", "DR: I see."],
+     "Which relative had lots of ear infections?", ("grandfather",)),
+])
+def test_who_holds_a_fact_is_the_relative_the_turn_names(lines, question, want):
+    from harp_desktop.agent.answerers.speech import who
+
+    ctx = _ctx(lines, question=question)
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    r = who(ctx)
+    assert all(w in r.first for w in want) and "mother" not in r.first, r
+
+
+def test_which_relative_prefers_the_turn_naming_one_when_asr_garbled_the_condition():
+    from harp_desktop.agent.answerers.speech import who
+
+    # "high blood pressure" heard as "hypelot pressure": no finding; the doctor's reading shares more words
+    ctx = _ctx(["DR: Is there any illness that runs in your family?", "PT: My dad has hypelot pressure, nothing else.",
+                "DR: Let me check your blood pressure now.", "DR: Your blood pressure is 118 over 76, that's fine."],
+               question="Which family member has high blood pressure?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    r = who(ctx)
+    assert "father" in r.first and "doctor" not in r.first, r
+
+
+def test_a_place_or_programme_introduced_is_not_a_voice_name():
+    ctx = _ctx(["ST: Good afternoon, this is Lake Side Today with the news at one.",
+                "ST: This is Elm Ward, can I help?", "PT: Hello, it's Harold here.", "ST: Hello Harold."])
+    assert "Lake" not in ctx.person("ST") and "Elm" not in ctx.person("ST")

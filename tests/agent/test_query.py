@@ -81,6 +81,12 @@ CASES = [
      {"relative": ("after", "the phone call ends"), "section": None}),
     ("Did he say anything about his diet after the doctor mentioned cholesterol?", {}, "exists", "speech",
      {"relative": ("after", "the doctor mentioned cholesterol")}),
+    # A medicine's timing is a time that was said, not a moment of the recording; a sound starting is a moment.
+    ("between 600 and 700 s, when's the first dose of the new tablet to be taken?", {}, "what_said", "speech", {}),
+    ("When should she take the tablets?", {}, "what_said", "speech", {}),
+    ("When does the patient start coughing?", {}, "when_first", "event", {}),
+    # Who makes a sound: the voice the sound belongs to.
+    ("In the first two minutes, who coughs?", {}, "who", "event", {"window": (0.0, 120.0)}),
 ]
 
 

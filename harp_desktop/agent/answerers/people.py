@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.names import THANKS_BEFORE
+from harp_desktop.agent.names import NAME, NOT_NAMES, THANKS_BEFORE
 
 AnswerContext = Any  # the context asks this module who its voices are, so this module cannot import it
 
@@ -114,3 +114,55 @@ def person(ctx: AnswerContext, label: str | None, named: bool = True) -> str:
         word = f"{word}, {name}"
     return word
 
+
+
+# Whose fact a sentence states when it names a relative: "His big sister, Ruby, had a sore throat last week",
+# "My dad, his granddad, had lots of ear infections", "my dad has high blood pressure" (the patient speaking).
+_KIN = _REL + ("|grandfather|grandmother|grandson|granddaughter|uncle|aunt|auntie|cousin|niece|nephew|stepdad|stepmum|"
+               "stepfather|stepmother|fiance|fiancee|girlfriend|boyfriend|twin")
+HOLDER = re.compile(rf"\b(my|his|her|their|our|the patient's)\s+(?:(?:big|little|older|younger|elder|eldest|youngest|baby|"
+                    rf"twin|late|other)\s+)?({_KIN})\b(?:,?\s+(?-i:({NAME}))\b)?", re.I)
+NAME_BEFORE = re.compile(rf"\b({NAME}),?\s+$")
+# A companion's own relative, said as the patient's: the mother's dad is the child's grandfather.
+COMPOSE = {("mother", "mother"): "grandmother", ("mother", "father"): "grandfather", ("father", "mother"): "grandmother",
+           ("father", "father"): "grandfather", ("mother", "sister"): "aunt", ("father", "sister"): "aunt",
+           ("mother", "brother"): "uncle", ("father", "brother"): "uncle", ("wife", "son"): "son",
+           ("wife", "daughter"): "daughter", ("husband", "son"): "son", ("husband", "daughter"): "daughter"}
+
+
+def _name_of(sentence: str, m: re.Match) -> str | None:
+    after = m.group(3)
+    before = NAME_BEFORE.search(sentence[:m.start()])
+    for n in (after, before.group(1) if before else None):
+        if n and n.lower() not in NOT_NAMES:
+            return n
+    return None
+
+
+def holder(ctx: AnswerContext, label: str | None, text: str, stems: set[str]) -> str | None:
+    """The patient's relative a turn says holds the fact it states ("the patient's sister, Ruby"), in the
+    sentence that carries the fact (most of ``stems``); None when that sentence names no relative of theirs.
+
+    "his/her X" is the patient's X from anyone but the patient; "my X" is the patient's from the patient, and
+    from a companion is the companion's X, named from the patient when the two relations compose."""
+    sents = [x for x in re.split(r"(?<=[.?!])\s+", text or "") if x.strip()]
+    if not sents:
+        return None
+    sent = max(sents, key=lambda x: len(stems & set(lx.stems(x))))
+    found = list(HOLDER.finditer(sent))
+    if not found:
+        return None
+    own = ctx.roles.get(label or "") == "patient" and label not in ctx.proxies
+    for m in found:
+        poss = m.group(1).lower()
+        if (poss in ("my", "our")) == own:
+            name = _name_of(sent, m)
+            return f"the patient's {canonical(m.group(2))}" + (f", {name}" if name else "")
+    rel = ctx.relations.get(label or "")
+    for m in found:
+        if m.group(1).lower() in ("my", "our") and rel:
+            kin = canonical(m.group(2))
+            name = _name_of(sent, m)
+            word = f"the patient's {COMPOSE[(rel, kin)]}" if (rel, kin) in COMPOSE else f"the patient's {rel}'s {kin}"
+            return word + (f", {name}" if name else "")
+    return None

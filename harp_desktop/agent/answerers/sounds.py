@@ -78,6 +78,8 @@ def answer(ctx: AnswerContext) -> Result:
         if not items:
             return Result("0", f"No {name}{who} was detected {where}.", [], claim, True)
         return Result(str(len(items)), f"{len(items)} {name} event(s){who} {where}: {cites(items, 12)}.", items, claim)
+    if spec.operation == "who" and label not in AMBIENT_WORDS:
+        return _whose(ctx, items, name, where, claim)
     if spec.operation in ("when_first", "when_all"):
         if not items:
             return Result("Not found", f"No {name}{who} was detected {where}.", [], claim, False)
@@ -95,6 +97,24 @@ def answer(ctx: AnswerContext) -> Result:
         return Result("No", f"No — not heard: no {name}{who} was detected {where}.", [], claim, True)
     return Result("Yes", f"{name.capitalize()}{who} can be heard {where} at {cites(items)}.", items, claim)
 
+
+
+def _whose(ctx: AnswerContext, items: list[Evidence], name: str, where: str, claim: dict) -> Result:
+    """"Who coughs in the first two minutes?": the voice each sound belongs to (``speaker_of_time``), first heard
+    first; a sound next to nobody's turn is a bystander's."""
+    if not items:
+        return Result("Not found", f"No {name} was detected {where}.", [], claim, False)
+    owners: dict[str | None, list[Evidence]] = {}
+    for e in items:
+        owners.setdefault(getattr(e, "speaker_label", None), []).append(e)
+
+    def word(lab: str | None) -> str:
+        return ctx.person(lab, named=False) if lab else "a bystander (no speaker's turn is next to it)"
+
+    times = {lab: f" ({len(v)} times)" if len(owners) > 1 else "" for lab, v in owners.items()}
+    first = "; ".join(word(lab) + times[lab] for lab in owners)
+    why = "; ".join(f"{word(lab)} at {cites(v, 6)}" for lab, v in owners.items())
+    return Result(first, f"{name.capitalize()} {where}: {why}.", items, claim)
 
 
 def quality(ctx: AnswerContext, which: str, pattern: str) -> Result:

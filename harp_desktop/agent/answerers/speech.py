@@ -339,8 +339,11 @@ def exists(ctx: AnswerContext) -> Result:
                 heard += events(ctx, label)
     # A symptom is the patient's to report: when the patient speaks of it, the clinician's mentions of it
     # (advice, plans, "until 48 hours after the last vomit") do not make it present.
-    own = [f for f in hits if f.role == "patient"] if spec.subject.kind in ("anyone", "patient") else []
-    basis = [f for f in hits if f.role == "patient" or f.kind in ("examination", "vital", "diagnosis")] if own else hits
+    # Symptom by symptom: a category ("any respiratory symptoms?") is answered by each of its concepts, and the
+    # patient denying breathlessness says nothing of the cough a companion (or a voice diarisation split off)
+    # reports of them.
+    own = {f.concept for f in hits if f.role == "patient"} if spec.subject.kind in ("anyone", "patient") else set()
+    basis = [f for f in hits if f.concept not in own or f.role == "patient" or f.kind in ("examination", "vital", "diagnosis")]
     # Each concept's first mention first (where annotators mark it), then the rest in time order.
     yes = sorted((f for f in basis if _counts_as_yes(ctx, f.status, own_clause(f))), key=lambda f: f.start_s)
     firsts = list({f.concept: f for f in reversed(yes)}.values())
@@ -911,13 +914,13 @@ def who(ctx: AnswerContext) -> Result:
         who_label = f.speaker
         if f.status == "family":
             word = "someone else (a relative)"
-            rel = lx.RELATION.search(f.text or "")
+            from harp_desktop.agent.answerers.people import holder
+
+            kin = holder(ctx, f.speaker, f.text or "", set(lx.stems(f.concept)) | set(lx.stems(" ".join(spec.terms))))
             if f.role == "other" and f.speaker in ctx.other_names:  # the companion speaking of themself
                 word = ctx.person(f.speaker, named=False)
-            elif rel:  # "My dad has high blood pressure": the relative the words name
-                from harp_desktop.agent.answerers.people import canonical
-
-                word, who_label = f"the patient's {canonical(rel.group(0))} (a relative)", None
+            elif kin:  # "My dad has high blood pressure", "his big sister, Ruby, had...": the relative the words name
+                word, who_label = kin, None
             elif f.speaker in ctx.proxies:  # the parent answering for the child, speaking of themself
                 word = ctx.person(f.speaker, named=False)
             else:
@@ -968,6 +971,21 @@ def who(ctx: AnswerContext) -> Result:
     if scored and raised:
         best = scored[0][0]
         scored = sorted([x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])  # who raised it first
+    if scored and not (asked or raised or act):
+        # "Who had lots of ear infections as a boy?", "which family member has high blood pressure?": whose
+        # fact it is, when the turn that states it names a relative ("My dad, his granddad, had..."), not who
+        # said it. A question asking for a relative prefers the turns that name one.
+        from harp_desktop.agent.answerers.people import HOLDER, holder
+
+        if RELATIVE_ASKED.search(q):
+            kin_turns = [x for x in scored if HOLDER.search(x[1]["text"]) and x[0] >= 0.5 * scored[0][0]]
+            scored = kin_turns + [x for x in scored if x not in kin_turns]
+        top = scored[0][1]
+        kin = holder(ctx, ctx.label_of(top), top["text"], key)
+        if kin:
+            e = ctx.evidence(top, "keyword", scored[0][0])
+            return Result(_options_word(spec, kin, None), f"{e.speaker} ({ctx.person(ctx.label_of(top))}) says it of "
+                          f"{kin} at {span(e)}: \"{e.text.strip()[:140]}\".", [e], {"kind": "speech", "terms": []})
     if not scored:
         hits = _closest_spelling(ctx, spec)
         if not hits:
