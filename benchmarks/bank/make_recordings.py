@@ -1,10 +1,10 @@
-"""Generate the nine long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07, _08, _09).
+"""Generate the ten long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07, _08, _09, _10).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _09: both) reading
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _10: both) reading
   scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
@@ -14,7 +14,7 @@ redistributable parts (see ``audio/LICENSES.md``):
 * emotional acted speech: RAVDESS clips (Livingstone & Russo 2018,
   CC BY-NC-SA 4.0, evaluation use only) of actors 01, 02, 05, 06 and 24 from
   ``/work/shared/data/ser-train/``;
-* room tone / telephone line noise / ring-back and desk-phone ring: generated (seeded).
+* room tone / telephone line noise / ring-back and desk-phone ring / alarm beeps / a door chime: generated (seeded).
 
 ``bank_rec_01``: waiting room (a newspaper sports story read aloud, full of
 symptom words used non-clinically; a bystander coughs), a GP consultation about
@@ -71,17 +71,24 @@ the third person and he corrects her once; the nurse reports observations; real 
 oral antibiotics; a safety-net to the nurse; his worry about his wife at home), then the junior doctor's phone update
 to his daughter (band-limited).
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _09)::
+``bank_rec_10`` (built by ``rec10.py``): a GP home visit: the hallway on arrival (a generated door chime, the son's own
+bad knee and hay fever, the television in the front room, the daughter-in-law on her mobile about the patient's tablets,
+the neighbour and the grandson as RAVDESS lines, the patient's and the son's coughs), the consultation of an
+86-year-old woman with worsening heart failure and a fall in her front room (her daughter-in-law answers for her at
+times and contradicts her; real coughs; the examination aloud; the diuretic increased; a safety-net), then the GP's
+speakerphone call to the district nurses (only the far side band-limited).
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _10)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_09``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_10``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all nine recordings are built.
+all ten recordings are built.
 """
 
 from __future__ import annotations
@@ -166,6 +173,9 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-us+f3": 165,  # bank_rec_09 (the ward nurse)
     "en-gb-x-gbclan+f4": 150,  # bank_rec_09 (another patient in the bay)
     "en-gb-scotland+m5": 145,  # bank_rec_09 (a confused elderly man in the next bed)
+    "en-gb-x-rp+m8": 155,  # bank_rec_10 (the GP)
+    "en-gb-scotland+f2": 145,  # bank_rec_10 (a woman of 86, a little slower)
+    "en-us+m4": 165,  # bank_rec_10 (the television)
 }
 VOICES.update(
     {
@@ -193,6 +203,9 @@ VOICES.update(
         "espeak:en-us+f3": "eSpeak NG 1.51 en-us (American English) with variant f3 (female)",
         "espeak:en-gb-x-gbclan+f4": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f4 (female)",
         "espeak:en-gb-scotland+m5": "eSpeak NG 1.51 en-gb-scotland (Scottish English) with variant m5 (male)",
+        "espeak:en-gb-x-rp+m8": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m8 (male)",
+        "espeak:en-gb-scotland+f2": "eSpeak NG 1.51 en-gb-scotland (Scottish English) with variant f2 (female)",
+        "espeak:en-us+m4": "eSpeak NG 1.51 en-us (American English) with variant m4 (male)",
     }
 )
 
@@ -369,6 +382,7 @@ class Speaker:
     voice: str | None = None  # flite voice
     gender: str | None = None
     description: str = ""
+    relation: str | None = None  # a relative's relation to the patient (bank_rec_10 on: "son", "grandson", ...)
 
 
 @dataclass
@@ -704,6 +718,8 @@ class Timeline:
                 "n_events": len(mine),
                 "total_s": round(sum(float(r["end_s"]) - float(r["start_s"]) for r in mine), 2),
             }
+            if spk.relation:
+                speakers[sid]["relation"] = spk.relation
         tts_s = sum(float(r["end_s"]) - float(r["start_s"]) for r in rows if r["synthetic"] and r["kind"] == "speech")
         return {
             "recording": f"{self.rec}.flac",
@@ -2003,6 +2019,7 @@ deterministically from a seed):
 | `bank_rec_07.flac` + `.truth.json` | GP surgery waiting area (a picture book read aloud, the desk phone, other people's emotional remarks), a same-day GP consultation of a six-year-old boy with a left ear infection, his mother answering most questions for him, then the GP's telephone follow-up three days later (Flite and eSpeak NG voices; a child's voice) |
 | `bank_rec_08.flac` + `.truth.json` | hospital respiratory clinic waiting area (the television, a healthcare assistant at the door, other people's emotional remarks), a respiratory nurse's COPD review of an older man with his wife answering for him at times and mentioning her own complaints, then the nurse's phone call three days later about the sputum result (Flite and eSpeak NG voices) |
 | `bank_rec_09.flac` + `.truth.json` | hospital medical ward bay (another patient's observations, a confused man in the next bed, an infusion-pump alarm, other people's emotional remarks), the consultant's ward round of an older man with pneumonia (the junior doctor presents him, the nurse reports observations, he corrects the presentation once), then the junior doctor's phone update to his daughter (Flite and eSpeak NG voices) |
+| `bank_rec_10.flac` + `.truth.json` | a GP home visit: the hallway on arrival (a door chime, the son's own bad knee and hay fever, the television, the daughter-in-law on her mobile about the patient's tablets, the neighbour and the grandson), the GP's consultation of an 86-year-old woman with worsening heart failure and a fall in her front room (her daughter-in-law answering for her at times and contradicting her), then the GP's speakerphone call to the district nurses (Flite and eSpeak NG voices) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -2010,7 +2027,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` to `bank_rec_09.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac` to `bank_rec_10.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -2029,8 +2046,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_09) and with
-> eSpeak NG (bank_rec_03 to bank_rec_09).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_10) and with
+> eSpeak NG (bank_rec_03 to bank_rec_10).
 
 ## Components
 
@@ -2072,10 +2089,13 @@ Required attributions:
   variant `f3` (the ward nurse), `en-gb-x-gbclan` + variant `f4` (another patient in the bay), `en-gb-scotland` +
   variant `m5` (the confused man in the next bed) and `en-gb-x-rp` + variant `f2` (the daughter on the phone, as bank_rec_06's
   patient).
-- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py` and `rec09.py`, written
-  by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
-  and weather in bank_rec_03 and bank_rec_08 and the picture book in bank_rec_07 are invented (no third-party
-  text).
+- bank_rec_10 mixes both engines: Flite `cmu_us_rms` (the patient's son), `cmu_us_slt` (the daughter-in-law) and
+  `cmu_us_kal16` (the district nurse, heard through the GP's speakerphone); eSpeak NG `en-gb-x-rp` + variant `m8` (the
+  GP), `en-gb-scotland` + variant `f2` (the patient) and `en-us` + variant `m4` (the television).
+- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py`, `rec09.py` and
+  `rec10.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
+  and weather in bank_rec_03 and bank_rec_08, the picture book in bank_rec_07 and the television programme in
+  bank_rec_10 are invented (no third-party text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
   dBFS active RMS; the reader -25 dBFS; telephone speech -24 dBFS after
   band-limiting to 300-3400 Hz with light soft clipping), 5 ms fades.
@@ -2088,7 +2108,7 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 to bank_rec_09 is the shared cue clip
+  the S5 cough of bank_rec_03 to bank_rec_10 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
@@ -2096,11 +2116,12 @@ Required attributions:
   consultations; in bank_rec_03 the male patient's coughs are S5's, and in bank_rec_07 a six-year-old
   boy's coughs are these women's (S1, S5, S6), and in bank_rec_08 a 71-year-old man's coughs are these women's
   (S1, S3, S5, S6; S3 is a COPD patient's), and in bank_rec_09 a 68-year-old man's coughs are these women's
+  (S1, S3, S5, S6), and in bank_rec_10 an 86-year-old woman's coughs and one of her son's are these women's
   (S1, S3, S5, S6). No throat
   clearing is included in any recording (no honestly licensed real clip was
   available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_09)
+### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_10)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -2119,9 +2140,12 @@ Required attributions:
   bank_rec_08 as other people in a hospital clinic waiting area, and two visitors heard from the corridor
   through the clinic-room door (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
   bank_rec_09 as visitors and other patients in a hospital ward bay, one heard during the ward round at another
-  bed (3 dB quieter), lead-in and tail cut as in bank_rec_05.
+  bed (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
+  bank_rec_10 as the patient's next-door neighbour (actor 24) and her grandson (actor 05) in the hallway of her house
+  (the grandson from upstairs 2 dB quieter), and heard from the hallway through the front-room door during the
+  consultation (3 dB quieter), lead-in and tail cut as in bank_rec_05.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 to bank_rec_09 are not speaker-independent.
+  results on bank_rec_02 to bank_rec_10 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
@@ -2134,6 +2158,10 @@ Required attributions:
 - Alarms in bank_rec_09 (event kind `alarm`): an infusion-pump alarm in the ward bay and a monitor alarm at
   another bed during the ward round, each a pure-tone beep pattern (groups of three 0.25 s beeps at 960 Hz,
   0.15 s apart, 0.9 s between groups; about -30 dBFS RMS); a generated stand-in, no real equipment recorded.
+- Doorbell in bank_rec_10 (event kind `doorbell`): a two-tone door chime (659 Hz for 0.7 s then 523 Hz for 1.3 s,
+  each with a second harmonic and an exponential decay; about -28 dBFS RMS); a generated stand-in, no real doorbell
+  recorded. The ring-back tone of its phone call is the same 400+450 Hz UK cadence, band-limited to 300-3400 Hz
+  with the far side of the call (heard from the GP's speakerphone).
 
 ## Every clip, in order
 
@@ -2292,6 +2320,7 @@ def main(argv: list[str] | None = None) -> int:
             "bank_rec_07",
             "bank_rec_08",
             "bank_rec_09",
+            "bank_rec_10",
         ],
         help="build one recording only",
     )
@@ -2400,7 +2429,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_09")
             truths["bank_rec_09"] = truth
-    if len(truths) == 9:
+        if args.only in (None, "bank_rec_10"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec10 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec10 import SPEAKERS_10, build_rec10
+
+            seed = args.seed + 10
+            tl = Timeline("bank_rec_10", seed, flite, Path(tmp), dict(SPEAKERS_10))
+            build_rec10(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_10")
+            truths["bank_rec_10"] = truth
+    if len(truths) == 10:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
