@@ -4,7 +4,8 @@
 
 Default recordings: the dev recording and the two bank consultations (each AUDIO needs its
 AUDIO.truth.json beside it and must be indexed in DIR already; this reads, never indexes).
-Truth kinds: a section named consultation* or *_review (a medication review) is a consultation, phone* a phone call, anything
+Truth kinds: a section named consultation*, *_review (a medication review) or *_round (a ward round) is a consultation,
+*phone* a phone call, anything
 else (waiting rooms) unrelated speech, dictation* a dictation, except the clips the truth marks as a telephone
 conversation (the dev recording's overheard call inside its waiting room), which are phone
 calls. Per recording it prints the found sections, each truth section with how its speech
@@ -27,8 +28,8 @@ STEP = 0.1
 
 
 def truth_kind(name: str) -> str:
-    return "consultation" if name.startswith("consultation") or name.endswith("_review") else "phone_call" \
-        if name.startswith("phone") \
+    return "consultation" if name.startswith("consultation") or name.endswith(("_review", "_round")) else "phone_call" \
+        if "phone" in name \
         else "dictation" if name.startswith("dictation") else "unrelated"
 
 

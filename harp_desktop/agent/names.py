@@ -24,6 +24,9 @@ TITLE = r"(?:Dr|Doctor|Nurse|Mr|Mrs|Ms|Miss|Sister)\.?"
 NAME = r"[A-Z][a-z]{2,}"
 SELF = re.compile(rf"\b(?:I'm|I am|my name is|[Ii]t's|[Ii]t is|this is)\s+(?:{TITLE}\s+)?({NAME})(?:\s+(?:[A-Z]\.\s+)?({NAME}))?")
 SPEAKING = re.compile(rf"\b({NAME})\s+speaking\b")
+# An identity check answered: "Ron Fletcher, I'm 71.", "Margaret Doyle, date of birth 3rd of May": one's own name.
+SELF_LEAD = re.compile(rf"^\s*(?-i:({NAME}))(?:\s+(?-i:({NAME})))?[,.]\s+(?:(?:I'm|I am|aged)\s+(?:\d+|[a-z]+ty)\b|(?:my )?date of birth\b|born\b|"
+                       rf"D\.?O\.?B\b)", re.I)
 ADDRESS_START = re.compile(rf"^\s*(?:(?:[Hh]ello|[Hh]i|[Mm]orning|[Tt]hanks|[Tt]hank you),?\s+)?({TITLE}\s+)?({NAME})(?:\s+({NAME}))?[,?]\s")
 FULL_NAME = re.compile(rf"\b({NAME}) ({NAME})\b")
 ADDRESS_IN = re.compile(rf",\s+({TITLE}\s+)?({NAME})\s*[,.!?]")
@@ -56,7 +59,10 @@ def voice_names(segments: list[dict], label_of: Callable[[dict], str | None], le
     votes, pairs = _votes(segments, label_of)
     best: dict[str, tuple[int, str]] = {}
     for n, c in votes.items():
-        lab, w = c.most_common(1)[0]
+        top = c.most_common(2)
+        lab, w = top[0]
+        if len(top) > 1 and top[1][1] == w:
+            continue  # as much one voice's as another's ("Ronald Fletcher, I'm ready" -- answered by his wife): neither
         if w >= least and w > best.get(lab, (0, ""))[0]:
             best[lab] = (w, n)
     out = {}
@@ -83,6 +89,9 @@ def _votes(segments: list[dict], label_of: Callable[[dict], str | None]) -> tupl
             if not (PLACE.match(text[m.end():]) or any(n and PLACE.match(n) for n in m.groups())):
                 vote(m.groups(), me, 3)
         for m in SPEAKING.finditer(text):
+            vote(m.groups(), me, 3)
+        m = SELF_LEAD.match(text)
+        if m:
             vote(m.groups(), me, 3)
         m = ADDRESS_START.match(text)
         if m and (m.group(1) or m.group(2).lower() not in NOT_NAMES):

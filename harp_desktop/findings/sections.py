@@ -31,6 +31,9 @@ from harp_desktop.findings.vocab import load, tokenize
 
 DIALOGUE = re.compile(r"\b(consultation|appointment|visit|examination|interview)\b", re.I)
 MAX_GAP_S = 6.0  # a longer silence ends the exchange
+# The patient called from the waiting room: "Mr Okafor, Dr Hughes is ready for you now, room four", "come on through".
+CALL_IN = re.compile(r"\b(ready for you|come (on |straight )?through|(go|come) (on )?(in|through) to room|(in|to) room "
+                     r"(\d+|one|two|three|four|five|six|seven|eight|nine))\b", re.I)
 MIN_CHANGES = 4  # fewer turn changes is not a dialogue (for "the consultation" window)
 EDGE_S = 2.0  # sounds just before or after the first / last turn belong to it (a cough after "thank you")
 PHONE_MIN_CHANGES = 4  # a non-clinical exchange shorter than this is chatter, not a call
@@ -44,6 +47,7 @@ REJOIN_SHARE = 0.7  # ... when its two main voices speak this share of the speec
 MONOLOGUE_SHARE = 0.8  # one voice with this share of an exchange's speech time is reading or telling
 MONOLOGUE_MIN_QA = 2  # ... unless the other voice answers this many of its questions
 TAIL_GAP_S = 4.0  # talk this long after a consultation voice's last words may be after the consultation
+OPENING_S = 15.0  # the clinician's words this soon before the patient's first open the consultation
 DICTATION_MIN_S = 20.0  # a clinician's letter or notes spoken alone lasts at least this
 DICTATION_SHARE = 0.5  # ... with this share of its turns clinical (a newspaper's symptom words are fewer)
 DICTATION = re.compile(r"\b(dictat\w*|letter|for the (notes|record|file)|dear (dr|doctor)|yours sincerely|"
@@ -178,8 +182,8 @@ def find_sections(segments: list[dict], phone: Callable[[dict], bool] | None = N
         out.append(Section(kind, turns[lo]["start_s"], max(t["end_s"] for t in turns[lo:hi]), conf))
         covered[lo:hi] = True
     out += _unrelated(turns, covered, phone)
-    out = _dictations(_merge(_trim_heads(_trim_tails(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)), turns)),
-                                                     turns), turns)), turns)
+    out = _dictations(_merge(_trim_heads(_trim_tails(_extend_heads(_merge(_rejoin(_merge(sorted(out, key=lambda s: s.start_s)),
+                                                                                    turns)), turns), turns), turns)), turns)
     return [_pad(s, out, i) for i, s in enumerate(out)]
 
 
@@ -205,6 +209,43 @@ def _trim_tails(sections: list[Section], turns: list[dict]) -> list[Section]:
     return out
 
 
+def _extend_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
+    """A consultation of three voices (the patient, a companion, the clinician) opens in exchanges of two turns each
+    ("Come in, both of you" / "Ron Fletcher, I'm 71" / "I'm his wife" / "how's your breathing?"), each too short to
+    be told clinical, so its runs become a consultation only at its first two clinical turns in a row and its
+    opening (who is there, what brings them) falls outside it. The turns before it, back to the first by a voice
+    that takes no part in it, a pause or the call from the waiting room, are its start from the clinician's (the
+    voice asking most) first words among them."""
+    out = list(sections)
+    for i, sec in enumerate(out):
+        if sec.kind != "consultation" or i == 0 or out[i - 1].kind != "unrelated":
+            continue
+        party = _main_voices(turns, sec, 3)
+        lead = _lead(turns, sec)
+        before = [t for t in turns if out[i - 1].start_s <= _mid(t) < sec.start_s]
+        start, opened = sec.start_s, sec.start_s
+        for t in reversed(before):
+            if t.get("speaker") not in party or start - t["end_s"] > MAX_GAP_S or CALL_IN.search(t["text"]):
+                break  # (the call from the waiting room is where it was before the consultation began)
+            start = t["start_s"]
+            if t.get("speaker") == lead:
+                opened = start  # it opens with the clinician's words ("Come in, both of you"), not a remark before
+        start = opened
+        if start < sec.start_s:
+            prev = out[i - 1]
+            out[i] = Section(sec.kind, start, sec.end_s, sec.confidence)
+            left = [t for t in before if t["end_s"] <= start]
+            out[i - 1] = Section(prev.kind, prev.start_s, left[-1]["end_s"], prev.confidence) if left else None
+    return [s for s in out if s is not None]
+
+
+def _lead(turns: list[dict], sec: Section) -> str | None:
+    """The clinician of a consultation, by its words alone: of its three main voices, the one asking most."""
+    inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
+    asked = {v: sum(asks(t["text"]) for t in inside if t.get("speaker") == v) for v in _main_voices(turns, sec, 3)}
+    return max(asked, key=asked.get) if asked else None
+
+
 def _two_voices(sec: Section, turns: list[dict]) -> tuple[list[dict], set]:
     """A consultation's turns and its two main voices (none when it is not a consultation of two voices): what
     ``_trim_tails`` and ``_trim_heads`` measure its edges by."""
@@ -227,11 +268,16 @@ def _trim_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
             out.append(sec)
             continue
         first = {v: min(t["start_s"] for t in inside if t.get("speaker") == v) for v in main}
-        joins = max(first, key=first.get)
-        head = [t for t in inside if t["end_s"] <= first[joins] - TAIL_GAP_S]
+        cut = max(first.values())
+        # A patient who speaks last of the two still came in with the clinician's "Come in, both of you" just before.
+        lead = _lead(turns, sec)
+        opening = [t["start_s"] for t in inside if t.get("speaker") == lead and cut - OPENING_S <= t["start_s"] < cut
+                   and not CALL_IN.search(t["text"])]
+        cut = opening[0] if opening else cut
+        head = [t for t in inside if t["end_s"] <= cut - TAIL_GAP_S]
         if len({t.get("speaker") for t in head}) >= 2 and any(t.get("speaker") not in main for t in head):
             out.append(Section("unrelated", sec.start_s, head[-1]["end_s"], 0.7))
-            out.append(Section(sec.kind, first[joins], sec.end_s, sec.confidence))
+            out.append(Section(sec.kind, cut, sec.end_s, sec.confidence))
         else:
             out.append(sec)
     return out

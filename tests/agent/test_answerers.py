@@ -79,6 +79,37 @@ def test_a_category_is_answered_symptom_by_symptom():
     assert got.first == "Yes" and "cough" in got.rationale, got
 
 
+def _said_ctx(lines: list[str], question: str):
+    from tests.agent.test_people import _ctx, _Tools
+
+    ctx = _ctx(lines, question=question)
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    return ctx
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Is theophylline one of his allergies?", "No"),  # a medicine the vocabulary does not know, never said as one
+    ("Is he allergic to anything?", "Yes"),
+])
+def test_an_allergy_to_something_unnamed_is_not_the_allergies_said(question, want):
+    from harp_desktop.agent.answerers.speech import exists
+
+    ctx = _said_ctx(["DR: And any allergies?", "PT: Penicillin, I came out in hives and my lips swelled up.",
+                     "DR: Anything else?", "PT: No, that's the only one."], question)
+    assert exists(ctx).first == want
+
+
+def test_one_word_of_a_two_word_topic_is_not_the_topic():
+    """"Are his lips blue?": "my lips swelled up" and "the blue inhaler" each say one word of it."""
+    from harp_desktop.agent.answerers.speech import _asserted
+
+    ctx = _said_ctx(["DR: And any allergies?", "PT: Penicillin, I came out in hives and my lips swelled up.",
+                     "DR: Which inhalers do you use?", "PT: The blue one when I'm tight, and the purple one."],
+                    "Are the patient's lips blue?")
+    assert _asserted(ctx).first == "No"
+
+
 def test_sound_events_count_when_and_exist(indexed):
     lib, res = indexed
     coughs = [e for e in lib.transcript(res.sha256)["events"] if e["label"] == "cough"]

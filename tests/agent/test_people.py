@@ -205,3 +205,24 @@ def test_a_place_or_programme_introduced_is_not_a_voice_name():
     ctx = _ctx(["ST: Good afternoon, this is Lake Side Today with the news at one.",
                 "ST: This is Elm Ward, can I help?", "PT: Hello, it's Harold here.", "ST: Hello Harold."])
     assert "Lake" not in ctx.person("ST") and "Elm" not in ctx.person("ST")
+
+
+def test_an_identity_check_answered_names_the_voice_that_answers_it():
+    """"Ronald Fletcher, I'm ready for you" is followed by the wife's "come on, up you get": the name is the
+    voice's that then says "Ron Fletcher, I'm 71" (an identity check answered), not the wife's."""
+    ctx = _ctx(["DR: Ronald Fletcher, I'm ready for you now, room four.", "CO: Come on, love, up you get.",
+                "DR: Come in, both of you, I'm Helen, one of the nurses.", "PT: Ron Fletcher, I'm 71.",
+                "CO: I'm his wife, I come to keep him honest.", "DR: How's your breathing been?",
+                "PT: Worse, I get breathless walking to the shop."])
+    assert "Fletcher" in ctx.person("PT") and "Fletcher" not in ctx.person("CO")
+
+
+def test_who_called_someone_through_is_the_voice_that_calls_them_in():
+    from harp_desktop.agent.answerers.speech import who
+
+    ctx = _ctx(["PA: Not long now, Alfie, you're next after the lady with the pram.", "KID: Mummy, can we go home?",
+                "DR: Alfie Walsh, come on through to room two, please.", "PA: That's us, bring your dinosaur, Alfie."],
+               question="Who called Alfie through?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert "doctor" in who(ctx).first

@@ -328,3 +328,36 @@ def test_a_patient_chatting_with_her_sister_before_she_is_called_in_is_still_the
     cons = [s for s in found if s.kind == "consultation"]
     assert cons and cons[0].start_s > 20.0  # (the section is padded by EDGE_S before the first words)
     assert not in_sections(3.5, 6.0, found)
+
+
+def test_a_three_voice_consultation_starts_with_its_opening_not_its_first_clinical_pair():
+    """Nurse, patient and wife take turns two by two ("Come in, both of you" / "Ron Fletcher, I'm 71" / "I'm his
+    wife" / "how's your breathing?"): no pair alone is clinical, but they open the consultation; the call from
+    the waiting room and the remarks before it do not. (The turns as ASR and diarisation left them on
+    bank_rec_08, the project's own recording: the opening came out as waiting room, the consultation starting at
+    "Stopping after a hundred yards".)"""
+    lines = [(68.4, 70.4, "SPEAKER_6", "Kids are talking by the door?"),
+             (78.9, 87.1, "SPEAKER_1", "And the weather, more heavy rain this afternoon, I'm afraid, with floods right across the county."),
+             (88.5, 90.4, "SPEAKER_6", "Dogs are sitting by the door."),
+             (92.3, 97.7, "SPEAKER_7", "Ronald Fletcher, I'm ready for you now. Room 4, just along here."),
+             (98.1, 100.9, "SPEAKER_2", "Come on, man, up you get."),
+             (105.2, 110.2, "SPEAKER_7", "Come in, both on you. I'm Helen Marsh, one of the respiratory nurses."),
+             (110.8, 113.3, "SPEAKER_3", "Ron Fletcher, I'm 71."),
+             (113.9, 117.9, "SPEAKER_2", "I'm worried, his wife. I come to keep him honest."),
+             (118.1, 123.5, "SPEAKER_7", "So this is your yearly cop from you, Ron. How's your reading been since April?"),
+             (124.1, 131.4, "SPEAKER_3", "Worse, I have got breathless walking to the paper shop. It's about 100 yards, and I have to stop on the way."),
+             (131.7, 136.4, "SPEAKER_2", "And he get stuffed out on the stairs. He does to stop halfway up."),
+             (137.0, 145.8, "SPEAKER_7", "Stopping after a hundred yards on the flat is grade 4 on the MRC breathlessness scale. In April you were grade 3."),
+             (146.2, 155.4, "SPEAKER_3", "And your cough? I cough every morning and I bring up the g- it's normally white, but this last week it's gone yellowy green, and there's more of it."),
+             (155.9, 164.0, "SPEAKER_2", "It is green, I've seen the tissues, and it's way too tight, whistling like a candle. I can hear him from the landing."),
+             (164.2, 168.3, "SPEAKER_7", "How many flare-ups needing steroid tablets have you had this year?"),
+             (168.7, 175.1, "SPEAKER_3", "To February and June, the GP gave me Prednis alone for five days, both times."),
+             (175.4, 179.9, "SPEAKER_2", "And until my audit in June, he wasn't in hospital."),
+             (180.8, 186.9, "SPEAKER_3", "Oh! I had a chest infection last winter as well, before Christmas it cleared up with antibiotics."),
+             (186.9, 188.6, "SPEAKER_7", "Any chest pain?"), (189.1, 190.9, "SPEAKER_3", "No, no chest pain."),
+             (191.5, 193.3, "SPEAKER_7", "Have you coughed up any blood?"), (193.7, 195.5, "SPEAKER_3", "No, no blood at all."),
+             (196.0, 197.9, "SPEAKER_7", "Any swelling on your ankles?"),
+             (198.4, 202.5, "SPEAKER_2", "No, ankles are fine. I check them every night.")]
+    found = find_sections([seg(a, b, s, x) for a, b, s, x in lines])
+    cons = [s for s in found if s.kind == "consultation"]
+    assert cons and 101.0 <= cons[0].start_s <= 105.2, found  # "Come in, both of you" (EDGE_S pad before it)

@@ -289,7 +289,8 @@ def exists(ctx: AnswerContext) -> Result:
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
         asked_about = set(concepts) | _diagnoses_of(concepts)
-        hits = [f for f in pool if f.concept in asked_about]
+        kinds = {CONTAINERS[c] for c in concepts if c in CONTAINERS}  # "any allergies?": a penicillin allergy is one
+        hits = [f for f in pool if f.concept in asked_about or f.kind in kinds]
         what = " / ".join(c for c in concepts)
     elif spec.subject.kind == "other" and _asks_health(spec):
         hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
@@ -299,6 +300,20 @@ def exists(ctx: AnswerContext) -> Result:
         what = f"{spec.category} symptoms"
     else:
         return _asserted(ctx)
+    if concepts and set(concepts) <= set(CONTAINERS) and hits:
+        # "Is theophylline one of his allergies?": an allergy to something the vocabulary does not know is that
+        # thing's, and the allergies said (penicillin) are not it unless their words name it.
+        named = [t for t in beyond_concepts(spec.question) if len(t) >= 4]
+        if named:
+            theirs = [f for f in hits if set(named) & set(lx.stems(f.text or "")) or set(named) & set(lx.stems(f.concept))]
+            if not theirs:
+                said_ = [f for f in hits if f.status == "affirmed" and f.concept not in CONTAINERS]
+                what_ = "; ".join(f"{f.concept}: \"{f.text.strip()[:90]}\" {span(_ev(ctx, f))}" for f in said_[:3]) or \
+                    "no specific allergy is named"
+                word = " ".join(w for w in re.findall(r"[A-Za-z][\w-]+", spec.question) if lx.stem(w) in named)
+                return Result("No", f"No — {word or ' '.join(named)} is not named as an allergy {ctx.window_words()} ({what_}).",
+                              [_ev(ctx, f) for f in said_[:3]], {"kind": "finding", "concepts": [f.concept for f in said_]})
+            hits = theirs
     when = lx.circumstance(" ".join(beyond_concepts(spec.question))) if concepts and hits else None
     if when is not None:
         got = _in_circumstance(ctx, hits, when)
@@ -395,6 +410,10 @@ def exists(ctx: AnswerContext) -> Result:
                   [], claim, True)
 
 
+LIGHT_VERBS = frozenset(lx.stems("give giving gives gave get gets getting got make makes making take takes taking go goes "
+                                  "going do does doing put keep keeps seem seems look looks"))
+# Concepts that stand for a list ("allergy"): a question naming a member the vocabulary lacks asks about that member.
+CONTAINERS = {"allergy": "allergy"}  # concept -> the kind of finding each member is
 CIRCUMSTANCE_WORDS = {"exertion": "on exertion", "rest": "at rest", "night": "at night", "eating": "with eating"}
 NEGATIVE = re.compile(r"\b(no|not|never|none|without|fine)\b|n't\b", re.I)
 
@@ -548,6 +567,9 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
     idf = said.idf_of(ctx, topic)
     total = sum(idf.values()) or 1.0
     rare = min(present, key=present.get)
+    # Two words that are the whole topic ("are his lips blue?") are both needed; a light verb is neither.
+    pair = {t for t in topic if t not in LIGHT_VERBS}
+    pair = pair if len(pair) == 2 and pair <= set(present) else set()
     # A question that names a time ("by the end", "after 08:00") means whatever is said then, wherever.
     unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] \
         if spec.section is None and spec.window is None else []
@@ -560,6 +582,8 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
         st = set(lx.stems(s["text"]))
         if rare not in st or sum(w for t, w in idf.items() if t in st) / total < 0.5:
             continue
+        if len(pair) == 2 and len(pair & st) < 2:
+            continue  # "are his lips blue?": "my lips swelled up" says one word of it, not what is asked
         if not _about_subject(ctx, s):
             continue
         # The sentence that says it decides whether the turn asks ("...room 2. When...? You don't need to fast").
@@ -864,6 +888,7 @@ ASKING, RAISING, SPEECH_ACT = lx.ASKING, lx.RAISING, lx.SPEECH_ACT  # acts of sp
 ASK_SHARE = 0.6  # a question turn answers "who asked" when it scores at least this share of the best turn
 RELATIVE_ASKED = re.compile(r"\b(family member|member of (his|her|their|the) family|relatives?|relation|in (his|her|their|the) "
                             r"family)\b", re.I)
+CALLED_THROUGH = re.compile(r"\b(call\w*|fetch\w*|collect\w*|show\w*)\b.{0,40}\b(through|in|into|back)\b", re.I)
 TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\w*|reassur\w*) (him|her|the patient)\b", re.I)
 
 
@@ -971,6 +996,18 @@ def who(ctx: AnswerContext) -> Result:
     if scored and raised:
         best = scored[0][0]
         scored = sorted([x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])  # who raised it first
+    if scored and CALLED_THROUGH.search(q):
+        # "Who called Alfie through?": the turn that calls someone in ("Alfie Walsh, come on through to room two"),
+        # not any turn with the name in it.
+        from harp_desktop.findings.sections import CALL_IN
+
+        calls = [x for x in scored if CALL_IN.search(x[1]["text"])]
+        if calls:
+            e = ctx.evidence(calls[0][1], "keyword", calls[0][0])
+            label = ctx.label_of(calls[0][1])
+            return Result(_options_word(spec, ctx.person(label, named=False), ctx.voice_names.get(label or "")),
+                          f"{e.speaker} ({ctx.person(label)}) calls them in at {span(e)}: \"{e.text.strip()[:140]}\".",
+                          [e], {"kind": "speech", "terms": []})
     if scored and not (asked or raised or act):
         # "Who had lots of ear infections as a boy?", "which family member has high blood pressure?": whose
         # fact it is, when the turn that states it names a relative ("My dad, his granddad, had..."), not who
