@@ -49,7 +49,7 @@ SCHEDULED = re.compile(r"^(?!.*\b(tells?|told|says?|said|gives?|gave|mentions?|e
 SAID_QUANTITY = re.compile(r"\bhow (many|much|long|heavily|old|far)\b", IC)
 SAME_EMOTION = re.compile(r"\bsame (emotion|feeling|mood|tone|way)\b|\b(emotion|feeling|mood|tone) (as|like) (in )?(the|this|that)"
                           r" (clip|example|sample|recording)\b|\bsounds? like (this|the) (example|clip|sample)\b", IC)
-WHO = re.compile(r"(^|[,;:.\u2014-]\s*)who\b|\bwhose (words|voice|idea|question|suggestion|line)\b|\bwhich (speaker|person|of the (two|speakers)|one)\b(?!.{0,60}\b(higher|lower|more|less)\b)"
+WHO = re.compile(r"(^|[,;:.\u2014-]\s*)(who|whose)\b|\bwhose (words|voice|idea|question|suggestion|line)\b|\bwhich (speaker|person|of the (two|speakers)|one)\b(?!.{0,60}\b(higher|lower|more|less)\b)"
                  # "which family member has high blood pressure?", "which relative had ear infections?": a person
                  r"|^\s*(which|what) (family member|member of (his|her|their|the) family|relative|relation|"
                  r"(of )?(his|her|their) (relatives|family))\b"
@@ -402,6 +402,9 @@ def spoken_count(text: str, question: str = "") -> int | None:
             if 20 <= n < 100 and n % 10 == 0 and nxt in _SMALL and 0 < _SMALL[nxt] < 10:
                 n += _SMALL[nxt]  # "ninety seven"
             found.append((i, n))
+    # A number the question states is what it asks about, not its answer ("max doses in 24 hours?": not 24).
+    given = {int(n) for n in re.findall(r"\b\d+\b", question)} | {v for w, v in _SMALL.items() if re.search(rf"\b{w}\b", question, re.I)}
+    found = [f for f in found if f[1] not in given] or found
     age = bool(AGE_ASKED.search(question))
     if age:
         found = [f for f in found if f[1] <= 120] or found  # "in 2010" is a year, not an age

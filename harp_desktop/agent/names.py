@@ -43,7 +43,8 @@ NOT_NAMES = frozenset(
     "friday saturday sunday january february march april may june july august september october november "
     "december mr mrs ms miss dr doctor nurse sister god gosh oh ah um er mum dad love dear darling sir madam everyone also just then actually anyway "
     "certainly absolutely exactly honestly really maybe perhaps sometimes definitely clear terribly medications "
-    "you know".split())
+    "you know who whose whom what which when where why how is are was were does did do can could would should will "
+    "has have had any".split())
 
 
 def voices_by_name(segments: list[dict], label_of: Callable[[dict], str | None]) -> dict[str, str]:

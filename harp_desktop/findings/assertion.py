@@ -202,7 +202,14 @@ def find_cues(tokens: list[str], spans: list[tuple[int, int]]) -> list[Cue]:
     # A sentence-initial "No," / "Yes," answers the question; it is not a cue over the sentence.
     if cues and cues[0].start == 0 and tokens[0] in ("no", "nope", "nah") and len(tokens) > 1 and tokens[1] in ",.":
         cues.pop(0)
+    cues = [c for c in cues if not (c.kind == "resolved" and tokens[c.end - 1] == "gone"
+                                    and c.end < len(tokens) and tokens[c.end] in _BECOME)]
     return [c for c in cues if c.kind != "pseudo" and not _intensifies_match(tokens, c, spans, cues)]
+
+
+# "It's gone yellowy green", "it's gone worse": "gone" as become, a change, not an end.
+_BECOME = frozenset("green greenish yellow yellowy yellowish brown brownish red white grey gray black pink clear thick thicker "
+                    "thin runny watery sticky worse bad bloody darker lighter very really quite a more much".split())
 
 
 _MONTHS = frozenset("january february march april may june july august september october november december".split())

@@ -57,8 +57,11 @@ def test_who_makes_a_sound_is_the_voice_it_belongs_to(indexed):
     ("I'm cutting down, 10 a day now, down from 20, I started when I was 15.", "How old was he when he started smoking?", 15),
     ("We moved here in 2010 when she was aged 7.", "What age was she when they moved?", 7),
     ("I started on 20 a day at 16 years old.", "How old was she when she took up smoking?", 16),
+    # a number the question states is not its answer
+    ("No more than 4 doses in 24 hours, and leave four hours between them.",
+     "What's the max number of Calpol doses allowed in 24 hours?", 4),
 ])
-def test_an_age_asked_is_the_number_said_as_an_age(sentence, question, want):
+def test_the_number_asked_for_is_bound_by_what_the_question_says(sentence, question, want):
     from harp_desktop.agent import lexicon as lx
 
     assert lx.spoken_count(sentence, question) == want

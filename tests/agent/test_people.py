@@ -226,3 +226,24 @@ def test_who_called_someone_through_is_the_voice_that_calls_them_in():
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert "doctor" in who(ctx).first
+
+
+@pytest.mark.parametrize(("question", "want", "not_want"), [
+    ("Whose inhaler is in the bag?", "mother", "doctor"),  # the doctor's "any inhalers?" asks; it is not theirs
+    ("Whose dry cough started after a cold?", "mother", "patient, "),
+])
+def test_whose_asks_who_holds_it(question, want, not_want):
+    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.query import parse
+
+    assert parse(question, 600.0).operation == "who"
+    ctx = _ctx(["KID: Mummy, can we go home?", "PA: Soon.", "DR: What's been going on with him?",
+                "PA: He's had a temperature since Sunday and he's off his food.", "DR: Is he drinking?",
+                "PA: He's drinking but he won't eat much.", "DR: Does he take any regular medicines, or inhalers?",
+                "PA: No, nothing regular, the inhaler in my bag is mine, I've got asthma.",
+                "DR: And how are you keeping?", "PA: I've had a dry cough myself since my cold, but that's me not him."],
+               question=question)
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    got = who(ctx).first
+    assert want in got and not_want not in got, got

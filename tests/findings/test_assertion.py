@@ -82,3 +82,14 @@ def test_at_all_still_strengthens_a_denial(text, phrase):
 ])
 def test_time_and_conditionals(text, phrase, want):
     assert status_of(text, phrase) == want
+
+
+@pytest.mark.parametrize("text, phrase, want", [
+    ("I cough every morning, it's normally white, but this week it's gone yellowy green.", "cough", "affirmed"),
+    ("The rash has gone red and itchy since Tuesday.", "rash", "affirmed"),
+    ("My phlegm has gone thicker and darker.", "phlegm", "affirmed"),
+    ("I had a cough last week but it's gone now.", "cough", "historical"),
+    ("The headache has gone, thank goodness.", "headache", "historical"),
+])
+def test_gone_as_become_is_a_change_not_an_end(text, phrase, want):
+    assert status_of(text, phrase) == want

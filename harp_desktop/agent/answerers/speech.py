@@ -926,7 +926,10 @@ def who(ctx: AnswerContext) -> Result:
     asked, raised, act = ASKING.search(q), RAISING.search(q), SPEECH_ACT.search(q)
     claim = {"kind": "speech", "terms": spec.terms}
     concepts = question_concepts(ctx)
-    found = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)]
+    # A clinician naming a thing asks or advises about it ("any regular medicines, or inhalers?"); it is theirs only
+    # when they say so in the first person.
+    found = [f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)
+             and (f.role != "clinician" or (OWN_COMPLAINT.search(f.text) and not SECOND_PERSON.search(f.text)))]
     # "Who still smokes?": the one it is true of now (an ex-smoker's "I gave up" is not the answer).
     pref = ["affirmed", "family", "uncertain"] + ([] if spec.tense == "current" else ["historical"])
     if RELATIVE_ASKED.search(q):  # "which family member has high blood pressure?": a relative's, never the patient's
