@@ -24,12 +24,16 @@ is the same person's bout (a double cough, a run of sneezes), however far it is 
 the second cough of a bout often falls just beyond ``NEAR_OUTSIDE_S`` of the turn the first
 one touched.
 
+A symptom sound still nobody's that someone remarks on at once ("There's that cough again, here, have a sip of
+your water", "bless you") is the patient's: the remark is made to or of the person they came with.
+
 Speaker embeddings of the cough audio are not used: a 0.3 s cough carries little of the
 voice, and no recording here has a cougher's own coughs and speech to measure it on.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from harp_desktop.findings.model import Section
@@ -48,7 +52,7 @@ SYMPTOM_SOUNDS = frozenset({"cough", "throat_clearing", "sneeze", "wheeze", "bre
 class EventSpeaker:
     tag_id: int
     speaker: str | None  # label, None when nobody speaks within NEAR_S
-    method: str  # "in_turn" | "next_to" | "patient_in_consultation" | "none"
+    method: str  # "in_turn" | "next_to" | "patient_in_consultation" | "bout" | "remarked" | "none"
     distance_s: float | None  # from the sound to the chosen turn (0 inside)
 
 
@@ -64,7 +68,30 @@ def attribute_events(tags: list[dict], segments: list[dict], roles: dict[str, st
     out = [_one(t, turns, patients, sections) for t in sounds]
     order = sorted(range(len(sounds)), key=lambda i: sounds[i]["start_s"])
     _bouts([sounds[i] for i in order], [out[i] for i in order], turns)
+    _remarked([sounds[i] for i in order], [out[i] for i in order], turns, patients)
     return out
+
+
+# Someone remarks on the sound just heard, to or of the one who made it: "There's that cough again, here, have a sip
+# of your water", "coughs no better, you tell them about that", "bless you".
+REMARK = re.compile(r"\b(that|this|your|his|her|the) (cough|coughing|sneeze|sneezing)\b|\bbless (you|him|her)\b"
+                    r"|\bcough\w*\b.{0,40}\b(you|your)\b", re.I)
+REMARK_S = 6.0  # a remark this soon after the sound is about it
+
+
+def _remarked(sounds: list[dict], out: list[EventSpeaker], turns: list[dict], patients: set[str]) -> None:
+    """A symptom sound nobody's speech is next to (a waiting room) that someone remarks on at once is the patient's:
+    the remark is made to or of the person they came with (see REMARK); the patient is who the recording is about."""
+    if not patients:
+        return
+    patient = sorted(patients)[0] if len(patients) == 1 else _busiest(patients, turns)
+    for tag, got in zip(sounds, out, strict=True):
+        if got.speaker is not None or tag["label"] not in SYMPTOM_SOUNDS:
+            continue
+        said = [s for s in turns if tag["end_s"] - 0.2 <= s["start_s"] <= tag["end_s"] + REMARK_S]
+        if said and REMARK.search(said[0].get("text") or ""):
+            got.speaker, got.method = patient, "remarked"
+            got.distance_s = round(said[0]["start_s"] - tag["end_s"], 3)
 
 
 def _bouts(sounds: list[dict], out: list[EventSpeaker], turns: list[dict]) -> None:

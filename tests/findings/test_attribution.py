@@ -126,3 +126,13 @@ def test_a_cough_right_after_an_attributed_one_continues_its_bout():
     # a different kind of sound does not continue a cough's bout
     laugh = tag(5, 13.4, 13.7, "laughter")
     assert attribute_events([tag(1, 12.1, 12.4), laugh], turns, ROLES, [])[1].speaker is None
+
+
+def test_a_waiting_room_cough_someone_remarks_on_is_the_patients():
+    """Nobody speaks next to it, but the companion remarks on it at once ("There's that cough again, have a sip of
+    your water"): the patient they came with coughed. A remark about something else leaves it nobody's."""
+    turns = TURNS + [seg(152.5, 156.0, "Y", "There's that cough again, here, have a sip of your water."),
+                     seg(171.0, 175.0, "Y", "Not long now, you're next after the lady with the pram.")]
+    got = [(e.speaker, e.method) for e in attribute_events([tag(1, 150.0, 150.5), tag(2, 168.0, 168.5)], turns,
+                                                          {**ROLES, "Y": "other"}, CONSULT)]
+    assert got == [("PT", "remarked"), (None, "none")]
