@@ -247,3 +247,18 @@ def test_whose_asks_who_holds_it(question, want, not_want):
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     got = who(ctx).first
     assert want in got and not_want not in got, got
+
+
+def test_when_someone_is_called_through_is_the_call_in():
+    from harp_desktop.agent.answerers.speech import when
+
+    ctx = _ctx(["CO: Did you feed the cat before we came out?", "PT: I think so, I can't remember now.",
+                "DR: Dorothy Pickering, come through to room four, please, and bring your sister.",
+                "CO: That's us, come on.", "DR: Come in, both of you. So, Dorothy, what happened today?",
+                "PT: I caught my foot on the rug and landed on my wrist."],
+               question="When is the patient called through from the waiting room?")
+    # the call itself falls in the consultation's first seconds, as the index often has it
+    ctx.__dict__["sections"] = [("unrelated", 0.0, 9.0), ("consultation", 9.0, 30.0)]
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert when(ctx).first == "00:10"  # the third turn

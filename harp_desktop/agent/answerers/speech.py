@@ -398,7 +398,8 @@ def exists(ctx: AnswerContext) -> Result:
     if concepts and spec.subject.kind != "anyone":
         # Said, but of someone else ("does she have back pain?" when only her husband's back is bad): the
         # statement is the evidence that it is not hers, so it is cited, not reported as never mentioned.
-        theirs = [f for f in stated if f not in pool]
+        # (a clinician's advice to the patient is nobody's complaint, not someone else's)
+        theirs = [f for f in stated if f not in pool and not (f.role == "clinician" and spec.subject.kind == "patient")]
         if theirs:
             why = "; ".join(f"{g.concept} {STATUS_WORDS[g.status]}, said by {g.role or g.speaker}: "
                             f"\"{g.text.strip()[:100]}\" {span(_ev(ctx, g))}" for g in theirs[:3])
@@ -737,8 +738,27 @@ def speaking_turn(ctx: AnswerContext) -> Result:
                   [ev], claim)
 
 
+def _called_in(ctx: AnswerContext) -> Result | None:
+    """"When is Dorothy called through?": the call from the waiting room that leads into the consultation (the one
+    nearest its start), else the first call in the recording."""
+    from harp_desktop.findings.sections import CALL_IN
+
+    calls = sorted((s for s in ctx.segments if CALL_IN.search(s["text"] or "")), key=lambda s: s["start_s"])
+    if not calls:
+        return None
+    start = (ctx.consultation_span or (None, None))[0]
+    pick = min(calls, key=lambda s: abs(s["start_s"] - start)) if start is not None else calls[0]
+    e = ctx.evidence(pick, "time")
+    return Result(format_clock(pick["start_s"]), f"{e.speaker} ({ctx.person(ctx.label_of(pick))}) calls them in at {span(e)}: "
+                  f"\"{e.text.strip()[:120]}\".", [e], {"kind": "time"})
+
+
 def when(ctx: AnswerContext) -> Result:
     spec = ctx.spec
+    if CALLED_THROUGH.search(spec.question) and not spec.quote:
+        got = _called_in(ctx)
+        if got is not None:
+            return got
     if spec.subject.kind != "anyone" and not spec.quote and not _topic_of_when(spec):
         return speaking_turn(ctx)
     if spec.section and BOUNDARY.search(spec.question) and len(_beyond_section(spec)) <= 1:
