@@ -308,6 +308,17 @@ def segment_states(whisper, audio: np.ndarray, a: float, b: float,
     return EncoderStates(st.states, st.times + i0 / SR)
 
 
+def segment_probs(model: EmotionModel, speakers: list, feats: list[np.ndarray]) -> list[np.ndarray]:
+    """Per segment, (1 + windows, n_labels) probabilities of its rows (``span_features``: the whole segment first).
+
+    Each diarized speaker's statistics come from all their segments (whole-segment rows), labels unknown."""
+    by_speaker: dict = {}
+    for spk, f in zip(speakers, feats, strict=True):
+        by_speaker.setdefault(spk, []).append(f[0])
+    ref = {spk: np.array(rows) for spk, rows in by_speaker.items()}
+    return [model.proba(model.speaker_normalise(f, ref[spk])) for spk, f in zip(speakers, feats, strict=True)]
+
+
 def whisper_model(ctx):
     """WHISPER_PROFILE's WhisperModel: the ASR stage's own when it used that profile, else loaded once per process."""
     return asr_model(ctx, WHISPER_PROFILE)
@@ -336,15 +347,9 @@ def run_emotion(ctx) -> dict:
         states = kept or segment_states(whisper, ctx.audio, s["start_s"], s["end_s"], model.encoding)
         feats.append(span_features(seg, int(s["start_s"] * SR) / SR, spans(s["start_s"], s["end_s"]), times, embs,
                                    states))
-    # Each diarized speaker's statistics come from all their segments (whole-segment rows), labels unknown.
-    by_speaker: dict = {}
-    for s, f in zip(segs, feats, strict=True):
-        by_speaker.setdefault(s["speaker_id"], []).append(f[0])
-    ref = {spk: np.array(rows) for spk, rows in by_speaker.items()}
     tags, ids, probs = [], [], []
-    for s, f in zip(segs, feats, strict=True):
+    for s, p in zip(segs, segment_probs(model, [s["speaker_id"] for s in segs], feats), strict=True):
         wins = spans(s["start_s"], s["end_s"])
-        p = model.proba(model.speaker_normalise(f, ref[s["speaker_id"]]))
         ids.append(s["id"])
         probs.append(p[0])
         k = int(p[0].argmax())
