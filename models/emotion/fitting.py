@@ -99,11 +99,19 @@ REF_FRACS = (1.0, 1.0, 0.5, 0.25, 0.125, 1 / 12)
 
 
 def speaker_normalise(X: np.ndarray, actors: np.ndarray, variant: np.ndarray, plain: np.ndarray, start: int,
-                      prior: tuple[np.ndarray, np.ndarray], seed: int, fracs=REF_FRACS) -> np.ndarray:
+                      prior: tuple[np.ndarray, np.ndarray], seed: int, fracs=REF_FRACS,
+                      clips: np.ndarray | None = None) -> np.ndarray:
     """X with columns [start:] z-scored per (actor, variant) against a reference mix of that actor's canonical
-    clips (REF_FRACS), shrunk towards prior (harp_desktop.index.speaker_norm, as in the app)."""
+    clips (REF_FRACS), shrunk towards prior (harp_desktop.index.speaker_norm, as in the app).
+
+    ``clips`` (each row's clip id; variants repeat the canonical rows' clips): the reference is taken from the
+    same clips *of the row's own variant*, as the app takes a speaker's statistics from segments heard in the
+    same room (room_tone.py's variants); None: from the canonical rows."""
     out = X.astype(np.float32, copy=True)
     canon = variant == 0
+    row_of = None
+    if clips is not None:
+        row_of = {(int(v), int(c)): i for i, (v, c) in enumerate(zip(variant, clips, strict=True))}
     for a in np.unique(actors):
         own = canon & (actors == a)
         emo_rows = np.flatnonzero(own & ~plain)
@@ -116,7 +124,10 @@ def speaker_normalise(X: np.ndarray, actors: np.ndarray, variant: np.ndarray, pl
             elif n > 0:
                 ref = ref.copy()
                 ref[np.random.default_rng([seed, int(a), int(v)]).choice(emo_rows, n, replace=False)] = True
-            mean, std = speaker_stats(X[ref, start:], *prior)
+            rows_ref = np.flatnonzero(ref)
+            if row_of is not None:
+                rows_ref = np.array([row_of[(int(v), int(clips[i]))] for i in rows_ref])
+            mean, std = speaker_stats(X[rows_ref, start:], *prior)
             rows = (actors == a) & (variant == v)
             out[rows] = normalise(X[rows], start, mean, std)
     return out

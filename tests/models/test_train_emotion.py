@@ -104,3 +104,54 @@ def test_plain_speech_generator_is_deterministic(tmp_path):
         assert (tmp_path / "a" / f"plain_{i:03d}.flac").read_bytes() == (tmp_path / "b" / f"plain_{i:03d}.flac").read_bytes()
     rows = json.loads((tmp_path / "a" / "manifest.json").read_text())
     assert [r["voice"] for r in rows] == ["kal", "kal16", "kal"]  # never the test clips' or the sample's voices
+
+
+def _emotion_module(name):
+    sys.path.insert(0, str(REPO / "models" / "emotion"))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(REPO / "models" / "emotion"))
+
+
+def test_room_tone_adds_a_noise_floor_at_the_drawn_level():
+    """room_tone.py (issue 18): the clip keeps its speech, gets a noise floor SNR_DB under its active level, and
+    the span reaches into the room tone either side; the same seed gives the same room."""
+    rt = _emotion_module("room_tone")
+    x, sr = sf.read(DATA / "speaker_a_1.flac", dtype="float32")
+    sig = np.concatenate([np.zeros(sr // 2, np.float32), x, np.zeros(sr // 2, np.float32)])
+    a, b = 0.5, 0.5 + len(x) / sr
+    y, a2, b2 = rt.in_room(sig, a, b, np.random.default_rng(3))
+    y_again, *_ = rt.in_room(sig, a, b, np.random.default_rng(3))
+    assert np.array_equal(y, y_again)
+    assert a - 0.3 <= a2 <= a and b <= b2 <= b + 0.3
+    floor = y[: sr // 2] - sig[: sr // 2]  # the lead was digital silence: only the added noise is there
+    snr = rt.active_rms_db(sig[int(a * sr): int(b * sr)]) - 10 * np.log10(np.mean(floor.astype(np.float64) ** 2))
+    assert rt.SNR_DB[0] - 1.5 <= snr <= rt.SNR_DB[1] + 1.5
+    for colour in rt.COLOURS:  # unit RMS, and the colours tilt the spectrum as named
+        n = rt.noise(1 << 15, colour, np.random.default_rng(0))
+        assert abs(float(n.std()) - 1) < 1e-3
+        spec = np.abs(np.fft.rfft(n)) ** 2
+        lo, hi = spec[1:len(spec) // 8].mean(), spec[len(spec) // 2:].mean()
+        assert (lo / hi > 20) if colour != "white" else (0.5 < lo / hi < 2)
+
+
+def test_speaker_normalisation_can_take_each_variants_own_room():
+    """fitting.speaker_normalise(clips=...): a variant's rows are z-scored by the same clips of that variant (a
+    speaker's segments share a room), not by the canonical clips; without clips, as before."""
+    fitting = _emotion_module("fitting")
+    rng = np.random.default_rng(0)
+    n = 12
+    clean = rng.standard_normal((n, 4)).astype(np.float32)
+    noisy = clean + np.float32(5.0)  # the room shifts every speech feature
+    X = np.concatenate([clean, noisy])
+    actors, variant, clips = np.ones(2 * n, int), np.repeat([0, 1], n), np.tile(np.arange(n), 2)
+    plain = np.zeros(2 * n, bool)
+    prior = (np.zeros(2), np.ones(2))
+    own = fitting.speaker_normalise(X, actors, variant, plain, 2, prior, 0, clips=clips)
+    canon = fitting.speaker_normalise(X, actors, variant, plain, 2, prior, 0)
+    assert np.allclose(canon[:n], own[:n])  # the canonical rows are normalised as before
+    # The room's shift is taken out by its own statistics (all but the prior's share), kept by the canonical ones.
+    shift_own, shift_canon = (own[n:, 2:] - own[:n, 2:]).mean(), (canon[n:, 2:] - canon[:n, 2:]).mean()
+    assert shift_canon > 2 and abs(shift_own) < 0.4 * shift_canon
+    assert np.array_equal(own[:, :2], X[:, :2])  # columns before start untouched
