@@ -103,6 +103,31 @@ def test_an_allergy_to_something_unnamed_is_not_the_allergies_said(question, wan
     assert exists(ctx).first == want
 
 
+@pytest.mark.parametrize(("told", "want"), [
+    ("Your temperature is 37.8, so you do have a mild fever, but your chest is clear.", "Yes"),
+    ("If you get a fever or your chest gets worse, call us straight away.", "No"),  # advice, not a finding
+])
+def test_a_clinician_telling_the_patient_what_they_have_is_about_the_patient(told, want):
+    from harp_desktop.agent.answerers.speech import exists
+
+    ctx = _said_ctx(["DR: Have you noticed anything else?", "PT: I've just felt tired and achy.", f"DR: {told}"],
+                    "Does the patient have a fever?")
+    assert exists(ctx).first == want
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Is she troubled by any joint or muscle pain?", "Yes"),  # "joint ... pain" shares its head; a knee is a joint
+    ("Any neck or back pain?", "No"),
+    ("Does she have any joint pain?", "Yes"),
+])
+def test_coordinated_modifiers_and_a_pain_at_one_joint(question, want):
+    from harp_desktop.agent.answerers.speech import exists
+
+    ctx = _said_ctx(["DR: What do you take for your knees?", "PT: Ibuprofen when my knees are bad, they ache on the stairs.",
+                     "DR: Anything else?", "PT: No, that's all."], question)
+    assert exists(ctx).first == want
+
+
 def test_one_word_of_a_two_word_topic_is_not_the_topic():
     """"Are his lips blue?": "my lips swelled up" and "the blue inhaler" each say one word of it."""
     from harp_desktop.agent.answerers.speech import _asserted

@@ -30,6 +30,10 @@ MENTION = re.compile(r"\b(mention\w*|talk\w* about|bring up|brought up|discuss\w
                      re.I)
 
 
+COORDINATED = re.compile(r"\b(\w+) (or|and|/) (\w+) (pain|ache|aches|swelling|stiffness|problems?|symptoms?|bleeding|rash)\b",
+                         re.I)
+
+
 def question_concepts(ctx: AnswerContext) -> list[str]:
     """The vocabulary concepts the question names ("short of breath" -> dyspnoea), by the same
     vocabulary that reads the transcript, so lay and clinical words meet in one concept."""
@@ -39,6 +43,8 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         return []
     # "Is anything coming up when she coughs?": the scene clause names no concept asked about.
     q = lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question))
+    # "joint or muscle pain", "chest or back pain": each modifier with the shared head is a concept of its own.
+    q = COORDINATED.sub(lambda m: f"{m.group(1)} {m.group(4)} {m.group(2)} {m.group(3)} {m.group(4)}", q)
     found = as_allergies(q, mentioned_concepts(q))
     # "Does she get chest pain with the fluttering?" asks about the chest pain; the fluttering says when
     # (so does "palpitations when anxious": anxiety is the circumstance, not what is asked about).
@@ -150,6 +156,8 @@ RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no lon
                       r"not since|haven'?t been \w+ since|hasn'?t been \w+ since|not any ?more|no more)\b", re.I)
 
 
+YOU_HAVE = re.compile(r"\b(so|and|which means|that means|i think|it looks like|it sounds like) you (do |still )?(have|'ve got|have got)"
+                      r" (a |an |some )?\w+", re.I)
 THIRD_PERSON = re.compile(r"\b(he|he's|him|his|she|she's|her)\b", re.I)
 FIRST_PERSON = re.compile(r"\b(i|i'm|i've|me|my)\b", re.I)
 SECOND_PERSON = re.compile(r"\b(you|you're|you've|your)\b", re.I)
@@ -175,6 +183,8 @@ def _for_subject(ctx: AnswerContext, f, subject) -> bool:
         # (Not in the first person is not the companion's own either: "coughs no better, you tell them".)
         if f.role == "other" and f.status != "family" and f.speaker in ctx.own_voices:
             return True  # the child a parent answers for, speaking for itself ("my ear hurts")
+        if f.role == "clinician" and YOU_HAVE.search(f.text) and "?" not in f.text:
+            return True  # the clinician telling the patient what they find: "so you do have a mild fever"
         return f.role in ("patient", None) or f.kind in ("examination", "plan", "diagnosis", "vital") or (
             f.role == "other" and f.status != "family" and bool(THIRD_PERSON.search(f.text) or not FIRST_PERSON.search(f.text)))
     who = ctx.speakers_for(subject)
