@@ -266,7 +266,11 @@ SECTION_WORDS = {
                                r"(?<!book )(?<!booked )(?<!booking )(?<!blood )appointment(?! (for|slot|time|booked|is booked))"
                                r"|visit|face[- ]to[- ]face|(with|seeing|sees|saw) (the (doctor|gp|nurse|clinician|"
                                r"practitioner|pharmacist|consultant|physio\w*|midwife)|dr\.? [a-z]+)|"
-                               r"check-?up|in the (clinic|surgery|room|consulting room|consultation room))\b"),
+                               r"check-?up|in the (clinic|surgery|room|consulting room|consultation room)"
+                               # "during the COPD review", "in her medication review" (not one booked for later)
+                               r"|(?<!next )(?<!another )(?<!follow-up )(?<!book )(?<!booked )(?<!booking )review"
+                               r"(?! (is |was |has been )?(booked|due|for|in \w+ (weeks?|months?|days?)|on|at|date|appointment))"
+                               r")\b"),
     # The phone as a device ("when does the phone ring?", "who answers the phone?", "the desk phone") is a sound or an
     # act in whatever part of the recording it happens; the call is the section.
     "phone_call": re.compile(r"\b(phone|telephone) call\b|\b(?<!desk )(?<!mobile )(?<!answers the )(?<!answer the )"

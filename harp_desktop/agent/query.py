@@ -91,6 +91,9 @@ HOUSEHOLD = re.compile(r"\b(?:any|anyone|anybody|someone|somebody|people|others?
                        r"the) )?(?:home|house|household)\b|\b(?:household|close contacts?)\b", re.I)
 
 
+OWNER_PRONOUN = re.compile(r"\b(?:is|was|are|were) (?:the|that|this|those|these) [\w\s:.]{2,40}? (hers|his)\s*[?.]?\s*$", re.I)
+
+
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
     """Who the question is about, and for comparisons the other party ("X or Y")."""
     found: list[tuple[int, Subject]] = []
@@ -100,6 +103,8 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
         found.append((m.start(), Subject("clinician", m.group(0).split()[-1].lower())))
     for m in lx.RELATIVE.finditer(q):
         found.append((m.start(), Subject("other", m.group(0))))
+    for m in OWNER_PRONOUN.finditer(q):  # "is the cough at 0:18 hers?": she is the one the recording is about
+        found.append((m.start(), Subject("patient", "the patient")))
     for m in HOUSEHOLD.finditer(q):  # "anybody she lives with", "anyone at home": the people around the patient
         found.append((m.start(), Subject("other", m.group(0))))
     for m in lx.NAMED_SPEAKER.finditer(q):

@@ -477,3 +477,20 @@ def test_what_family_history_is_not_a_who_question():
                                       "How many times does she cough with Dr Mehta?"])
 def test_being_in_with_a_clinician_is_the_consultation(question):
     assert parse(question, 760.0).section == "consultation"
+
+
+@pytest.mark.parametrize("question", ["Is the cough at around 0:18 hers?", "Was that cough at 01:05 his?",
+                                      "Are those coughs in the waiting room his?"])
+def test_whose_by_a_possessive_pronoun_is_the_patient(question) -> None:
+    """"Is the cough at 0:18 hers?": with no one named before it, "hers" is the one the recording is about."""
+    assert parse(question, 600.0).subject.kind == "patient"
+
+
+@pytest.mark.parametrize(("question", "section"), [
+    ("How many times does the patient cough during the COPD review?", "consultation"),
+    ("During the medication review, does she mention dizziness?", "consultation"),
+    ("When is her review booked for?", None),  # a review booked for later is not the one recorded
+    ("Is a follow-up review arranged?", None),
+])
+def test_a_review_is_the_consultation_unless_it_is_booked_for_later(question, section) -> None:
+    assert parse(question, 600.0).section == section
