@@ -22,6 +22,11 @@ with what may explain it:
 reading the stored rows, so a change to the stage can be measured without re-indexing; ``--head H.npz`` (implies
 --stage) with a candidate head instead of the shipped one.
 
+``--training-rows ROWS.npz`` (``models/emotion/compare_speaker_norm.py --rows-out``: the training rows of the
+ser-train clips) adds, for every line cut from a ser-train clip, the head on that clip's training row and on the
+line's row with one block (YAMNet, Whisper states, speech features) taken from the training row, all z-scored by
+the actor's own training statistics: which block the recording changed.
+
 The library is only read (copy it first if unsure; e.g. ``cp -a /work/lib12 /work/lib-emo``).
 """
 
@@ -140,8 +145,8 @@ def load_recordings(lib) -> list[tuple[Path, dict, dict]]:
     return out
 
 
-def measure(library: Path, diagnose: bool = True, stage: bool = False, head: Path | None = None
-            ) -> tuple[list[Line], dict[str, tuple[int, int]]]:
+def measure(library: Path, diagnose: bool = True, stage: bool = False, head: Path | None = None,
+            training_rows: Path | None = None) -> tuple[list[Line], dict[str, tuple[int, int]]]:
     """The emotional lines with their tags; per recording, (segments overlapping no emotional line, of those
     tagged with an emotion other than neutral/calm: false alarms)."""
     from harp_desktop import weights
@@ -194,10 +199,39 @@ def measure(library: Path, diagnose: bool = True, stage: bool = False, head: Pat
                         ln.diag[key + " group"] = group_label(model.labels, q)
                     from harp_desktop.index.emotion import SR
                     clip = np.asarray(view.audio[int(ln.start_s * SR): int(ln.end_s * SR)], np.float32)
-                    q = np.array([model.predict(clip)[lab] for lab in model.labels])
+                    alone = model.predict(clip)
+                    q = np.array([alone[lab] for lab in model.labels])
                     ln.diag["alone"] = model.labels[int(np.argmax(q))]
                     ln.diag["alone group"] = group_label(model.labels, q)
+                    if training_rows is not None:
+                        swap_blocks(ln, e, own[0], model, training_rows)
     return lines, alarms
+
+
+SWAPS = ("training row", "line, actor stats", "line + training YAMNet", "line + training Whisper",
+         "line + training speech features")
+
+
+def swap_blocks(ln: Line, e: dict, row: np.ndarray, model, path: Path) -> None:
+    """ln.diag[SWAPS]: the head on the line's ser-train clip's training row, on the line's own row, and on the line's
+    row with one block from the training row; all z-scored by the actor's training statistics."""
+    with np.load(path) as z:
+        names, X, actor, start = list(z["names"]), z["X"], z["actor"], int(z["start"])
+    name = Path(e.get("source") or "").name
+    if name not in names:
+        return
+    i = names.index(name)
+    ref = X[actor == actor[i]]
+    blocks = [slice(0, 2048), slice(2048, start), slice(start, None)]
+    rows = [X[i], row]
+    for b in blocks:
+        r = row.copy()
+        r[b] = X[i][b]
+        rows.append(r)
+    p = model.proba(model.speaker_normalise(np.array(rows), ref))
+    for key, q in zip(SWAPS, p, strict=True):
+        ln.diag[key] = model.labels[int(np.argmax(q))]
+        ln.diag[key + " group"] = group_label(model.labels, q)
 
 
 def stage_probs(view: StageView) -> dict[int, np.ndarray]:
@@ -262,6 +296,11 @@ def report(lines: list[Line], alarms: dict[str, tuple[int, int]], diagnose: bool
         out.append(["stored tag", sum(ln.label == ln.fine_truth for ln in scored),
                     sum(ln.group == ln.group_truth for ln in scored), len(scored)])
         table(["the head on", "8-class right", "coarse right", "of covered"], out)
+        swapped = [ln for ln in scored if SWAPS[0] in ln.diag]
+        if swapped:
+            print(f"\n  block swap ({len(swapped)} lines cut from ser-train clips; actor's training statistics):\n")
+            table(["the head on", "8-class right", "coarse right"],
+                  [[v, sum(_ok(ln, v) for ln in swapped), sum(_ok(ln, v, True) for ln in swapped)] for v in SWAPS])
         classes = {f"merged (span > {MERGED_S:.2f} s)": [ln for ln in scored if ln.extra_s > MERGED_S],
                    "speaker with <= 2 segments": [ln for ln in scored if ln.spk_n <= 2],
                    "tight and speaker > 2 segments": [ln for ln in scored if ln.extra_s <= MERGED_S and ln.spk_n > 2]}
@@ -285,9 +324,11 @@ def main() -> None:
     ap.add_argument("--stage", action="store_true", help="score the emotion stage's computation of this code, "
                     "run here on the stored inputs, instead of the stored rows")
     ap.add_argument("--head", type=Path, help="a candidate emotion head (npz) scored as --stage")
+    ap.add_argument("--training-rows", type=Path, help="compare_speaker_norm.py --rows-out's file: the block swap")
     ap.add_argument("--json", type=Path, help="write the per-line rows here")
     args = ap.parse_args()
-    lines, alarms = measure(args.library, not args.no_diagnose, args.stage or args.head is not None, args.head)
+    lines, alarms = measure(args.library, not args.no_diagnose, args.stage or args.head is not None, args.head,
+                            args.training_rows)
     summary = report(lines, alarms, not args.no_diagnose)
     if args.json:
         args.json.write_text(json.dumps({"summary": summary, "lines": [ln.__dict__ for ln in lines]}, indent=1))

@@ -233,6 +233,9 @@ def main() -> None:
     ap.add_argument("--room-test", type=Path, default=None,
                     help="a room_tone.py file of a seed no --room-tone file uses: the held-out actor's clips heard "
                          "through that room are scored too (ship row)")
+    ap.add_argument("--rows-out", type=Path, default=None,
+                    help="write the canonical RAVDESS rows (raw features, file names, actors) here: "
+                         "benchmarks/emotion_lines_bench.py --training-rows swaps their blocks into recorded lines")
     ap.add_argument("--ship-row-only", action="store_true", help=f"only the '{SHIP_ROW}' row (the written head's recipe)")
     args = ap.parse_args()
     d = load(args.ser_dir, args.cache, args.plain, 0, args.variants, args.features)
@@ -241,6 +244,12 @@ def main() -> None:
     if args.room_tone:
         assert args.states and len(args.room_tone) < len(args.states), "--room-tone k needs a k-th extra --states file"
         d = with_room_tone(d, args.room_tone)
+    if args.rows_out:
+        canon = (d["variant"] == 0) & ~d["extra"]
+        files = sorted(args.ser_dir.glob("Actor_*/*.flac"))
+        assert canon.sum() == len(files)
+        np.savez(args.rows_out, X=d["X"][canon], actor=d["actor"][canon], names=np.array([f.name for f in files]),
+                 start=np.array(starts(d)["speech features"]), whisper=np.array(n_whisper(d)))
     if args.write_head:
         note = (f"; Whisper block: the ASR model's states of each clip in joined 30 s windows (asr_context.py), "
                 f"{len(args.states)} context variants: {', '.join(p.name for p in args.states)}") if args.states else ""
