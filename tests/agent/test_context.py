@@ -37,3 +37,12 @@ def test_a_child_named_by_a_patient_speaking_for_themselves_is_someone_else():
     # The patient mentions her son's cold: "does the boy have a cold?" is about the son.
     assert not _ctx("Does the boy have a cold?", PATIENT).child_is_patient()
     assert _ctx("Does the boy have a cold?", PATIENT).proxies == set()
+
+
+def test_a_sound_is_owned_by_its_own_kind_of_stored_event_not_one_spanning_it():
+    """A "shout" event (nobody's) spans the patient's cough: the cough's owner is the cough row's."""
+    ctx = _ctx("How many times does the patient cough?", PATIENT)
+    ctx.__dict__["event_owners"] = [
+        {"label": "shout", "start_s": 11.3, "end_s": 12.7, "speaker": None},
+        {"label": "cough", "start_s": 12.3, "end_s": 12.6, "speaker": "PT"}]
+    assert ctx.speaker_of_time(12.3, 12.6, "cough") == "PT"

@@ -371,10 +371,11 @@ class AnswerContext:
         except Exception:  # noqa: BLE001 - older library: proximity below stands in
             return []
 
-    def speaker_of_time(self, a: float, b: float) -> str | None:
-        """Whose sound a..b is: the stored attribution of the event it lies in, else the turn it
-        falls in or next to."""
+    def speaker_of_time(self, a: float, b: float, label: str | None = None) -> str | None:
+        """Whose sound a..b is: the stored attribution of the event it lies in (of its own kind first: a "shout"
+        spanning a cough is not the cough), else the turn it falls in or next to."""
         stored = [e for e in self.event_owners if e["start_s"] - 0.2 < b and a < e["end_s"] + 0.2]
+        stored = [e for e in stored if e.get("label") == label] or stored
         if stored:
             return max(stored, key=lambda e: min(b, e["end_s"]) - max(a, e["start_s"]))["speaker"]
         best, gap = None, ATTRIBUTE_S

@@ -49,7 +49,7 @@ def events(ctx: AnswerContext, label: str) -> list[Evidence]:
         return out
     who = ctx.speakers_for(ctx.spec.subject)
     for e in out:
-        e.speaker_label = ctx.speaker_of_time(e.start_s, e.end_s)  # type: ignore[attr-defined]
+        e.speaker_label = ctx.speaker_of_time(e.start_s, e.end_s, label)  # type: ignore[attr-defined]
     if who is None:
         return out
     if not who:
