@@ -200,6 +200,8 @@ AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|
                            r"|\bafter (seeing|she sees|he sees|they see|she saw|he saw|being seen by) the (doctor|gp|nurse|clinician)\b"
                            r"|\b(once|when) (she|he|they) (comes?|came) out\b|\b(out of|left|leaves|leaving) the (consultation|appointment|"
                            r"consulting room|surgery room)\b", IC)
+# "Who called Alfie through?", "when is Dorothy called in?": the call from the waiting room.
+CALLED_THROUGH = re.compile(r"\b(call\w*|fetch\w*|collect\w*|show\w*)\b.{0,40}\b(through|in|into|back)\b", IC)
 # "What did her husband ask her?": the answer is a question someone asked.
 ASK_ACT = re.compile(r"\b(ask\w*|enquir\w*|inquir\w*|want\w* to know|wonder\w*|query|queried)\b", IC)
 

@@ -73,7 +73,7 @@ def test_a_voice_is_named_by_the_name_it_answers_to():
 
 
 def test_which_relative_is_answered_by_the_relative_the_words_name():
-    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.answerers.who import who
 
     ctx = _ctx(["DR: Does anything run in the family?", "PT: My dad has had two strokes, and he has diabetes.",
                 "DR: Anything else?", "PT: No, I've never had a stroke myself."],
@@ -148,7 +148,7 @@ def test_a_clinicians_emergency_advice_is_not_a_symptom_said(advice):
 
 @pytest.mark.parametrize("question", ["Who answered the desk phone?", "Who picks up when the phone goes?"])
 def test_who_answers_the_phone_is_whoever_speaks_first_after_it_rings(question):
-    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.answerers.who import who
 
     ctx = _ctx(["PT: It's been ages, hasn't it?", "CO: Nearly forty minutes.", "ST: Hillside Surgery, Priya speaking.",
                 "ST: Yes, we can see him at ten past four.", "PT: I hope it's soon."], question=question)
@@ -179,7 +179,7 @@ def test_who_answers_the_phone_is_whoever_speaks_first_after_it_rings(question):
      "Which relative had lots of ear infections?", ("grandfather",)),
 ])
 def test_who_holds_a_fact_is_the_relative_the_turn_names(lines, question, want):
-    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.answerers.who import who
 
     ctx = _ctx(lines, question=question)
     ctx.__dict__["findings"] = ctx._extract_now()
@@ -189,7 +189,7 @@ def test_who_holds_a_fact_is_the_relative_the_turn_names(lines, question, want):
 
 
 def test_which_relative_prefers_the_turn_naming_one_when_asr_garbled_the_condition():
-    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.answerers.who import who
 
     # "high blood pressure" heard as "hypelot pressure": no finding; the doctor's reading shares more words
     ctx = _ctx(["DR: Is there any illness that runs in your family?", "PT: My dad has hypelot pressure, nothing else.",
@@ -218,7 +218,7 @@ def test_an_identity_check_answered_names_the_voice_that_answers_it():
 
 
 def test_who_called_someone_through_is_the_voice_that_calls_them_in():
-    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.answerers.who import who
 
     ctx = _ctx(["PA: Not long now, Alfie, you're next after the lady with the pram.", "KID: Mummy, can we go home?",
                 "DR: Alfie Walsh, come on through to room two, please.", "PA: That's us, bring your dinosaur, Alfie."],
@@ -233,7 +233,7 @@ def test_who_called_someone_through_is_the_voice_that_calls_them_in():
     ("Whose dry cough started after a cold?", "mother", "patient, "),
 ])
 def test_whose_asks_who_holds_it(question, want, not_want):
-    from harp_desktop.agent.answerers.speech import who
+    from harp_desktop.agent.answerers.who import who
     from harp_desktop.agent.query import parse
 
     assert parse(question, 600.0).operation == "who"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, history, readings, said, silence, sounds, speech, voice, window
+from harp_desktop.agent.answerers import emotion, history, readings, said, silence, sounds, speech, voice, who, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
@@ -63,7 +63,7 @@ def stated_count(ctx: AnswerContext) -> Result | None:
     questions does she ask", "how many times does the doctor say 'okay'") or about a kind of finding
     ("how many medicines") is counted instead (None here)."""
     q = ctx.spec.question
-    if ctx.spec.quote or speech.SPEECH_ACT.search(q) or speech.ASKING.search(q) or re.search(
+    if ctx.spec.quote or lx.SPEECH_ACT.search(q) or lx.ASKING.search(q) or re.search(
             r"\b(turns?|words?|phrases?|occasions?|people|speakers?|voices?|speaks?|spoke|talks?|talked)\b", q, re.I):
         return None
     if speech.counted_kinds(q):
@@ -220,7 +220,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op == "who" and (spec.cues.get("speaker") or spec.subject.kind == "cue"):
         return voice.identify(ctx)
     if op == "who":
-        return speech.who(ctx)
+        return who.who(ctx)
     if op == "exists":
         return history.answer(ctx) or speech.exists(ctx)
     if op in ("when_first", "when_all"):
