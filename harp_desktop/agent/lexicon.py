@@ -390,6 +390,8 @@ _SMALL.update({"once": 1, "twice": 2, "thrice": 3, "couple": 2, "thirty": 30, "f
                "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "single": 1, "both": 2})
 
 
+_GLUE = frozenset("the a an of to in on and or is was were are be he she it they his her their him them had has have "
+                  "i you we my your our that this these those s so with by from".split())
 AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b|\bage (was|did|when)\b|\baged\b", re.I)
 
 
@@ -398,7 +400,8 @@ def spoken_count(text: str, question: str = "") -> int | None:
     several, the one whose neighbouring words the question shares most ("how many years did she smoke
     for?" -> "for fifteen years", not "stopped five years ago"); else the first."""
     words = re.findall(r"\d+(?:\.\d+)?|[a-z]+", text.lower())
-    asked = set(stems(question)) if question else set()
+    # Grammar words bind nothing ("the 6 plus 1" is not nearer "the GP"); a clock time is not a count.
+    asked = set(stems(question)) - _GLUE if question else set()
     found: list[tuple[int, int]] = []  # (position, value)
     for i, w in enumerate(words):
         if w.isdigit():
@@ -409,6 +412,7 @@ def spoken_count(text: str, question: str = "") -> int | None:
                 n += _SMALL[nxt]  # "ninety seven"
             found.append((i, n))
     # A number the question states is what it asks about, not its answer ("max doses in 24 hours?": not 24).
+    found = [f for f in found if words[f[0] + 1: f[0] + 3] != ["o", "clock"] and words[f[0] + 1: f[0] + 2] not in (["am"], ["pm"])]
     given = {int(n) for n in re.findall(r"\b\d+\b", question)} | {v for w, v in _SMALL.items() if re.search(rf"\b{w}\b", question, re.I)}
     found = [f for f in found if f[1] not in given] or found
     age = bool(AGE_ASKED.search(question))

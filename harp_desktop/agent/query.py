@@ -94,6 +94,11 @@ HOUSEHOLD = re.compile(r"\b(?:any|anyone|anybody|someone|somebody|people|others?
 OWNER_PRONOUN = re.compile(r"\b(?:is|was|are|were) (?:the|that|this|those|these) [\w\s:.]{2,40}? (hers|his)\s*[?.]?\s*$", re.I)
 
 
+# A past-perfect question with "before" ("had she taken anything before she came in?"): before is the story's time.
+NARRATED_BEFORE = re.compile(r"\bhad\b(?:\s+\w+){0,3}?\s+(given|taken|had|tried|used|bought|done|managed|eaten|drunk|"
+                             r"needed|received|started|stopped)\b.*\bbefore\b", re.I)
+
+
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
     """Who the question is about, and for comparisons the other party ("X or Y")."""
     found: list[tuple[int, Subject]] = []
@@ -362,6 +367,10 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
         spec.window, spec.anchor_s, spec.window_text = (w.start_s, w.end_s), w.anchor_s, w.text
     edge = lx.BEFORE_CONSULT.search(u) or lx.AFTER_CONSULT.search(u)
     a = None if edge else lx.ANCHOR.search(u)
+    if NARRATED_BEFORE.search(u):
+        # "How many times had mum given ibuprofen before the appointment?": the time of the story told (what was
+        # done before they came), not a part of the recording -- the answer is said in the consultation.
+        edge = a = None
     u_scope = u
     if a is not None and a.group(1).lower() == "while" and any(p.search(a.group(2).lower()) for p in lx.SECTION_WORDS.values()):
         a = None  # "while they were still in the waiting room": the section says where

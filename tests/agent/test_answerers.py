@@ -60,6 +60,9 @@ def test_who_makes_a_sound_is_the_voice_it_belongs_to(indexed):
     # a number the question states is not its answer
     ("No more than 4 doses in 24 hours, and leave four hours between them.",
      "What's the max number of Calpol doses allowed in 24 hours?", 4),
+    # grammar words bind nothing, and a clock time is no count
+    ("Help him, the 6 plus 1, I gave him 5 ml at 6 o'clock this morning and another at 11, so that's 2 doses",
+     "How many doses of Calpol had he had before seeing the GP?", 2),
 ])
 def test_the_number_asked_for_is_bound_by_what_the_question_says(sentence, question, want):
     from harp_desktop.agent import lexicon as lx

@@ -494,3 +494,14 @@ def test_whose_by_a_possessive_pronoun_is_the_patient(question) -> None:
 ])
 def test_a_review_is_the_consultation_unless_it_is_booked_for_later(question, section) -> None:
     assert parse(question, 600.0).section == section
+
+
+@pytest.mark.parametrize(("question", "narrated"), [
+    ("How many times had mum given ibuprofen before the appointment?", True),  # the story's time, not the waiting room
+    ("What had he taken for it before he came in?", True),
+    ("Before the appointment, does anyone cough?", False),
+    ("Had the patient been called in before the phone rang?", False),
+])
+def test_before_in_a_past_perfect_question_is_the_storys_time(question, narrated) -> None:
+    spec = parse(question, 600.0)
+    assert (spec.section != "unrelated" and spec.relative is None) == narrated

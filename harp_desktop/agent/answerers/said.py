@@ -34,6 +34,7 @@ from harp_desktop.agent.answerers.words import (  # noqa: F401 - the lexical hel
 )
 from harp_desktop.agent.answerers.words import idf as idf_of
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.query import NARRATED_BEFORE
 
 NUM = r"(\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|" \
       r"hundred|half|a couple|a few|several)"
@@ -154,6 +155,8 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     role = {"patient": "patient", "clinician": "clinician"}.get(ctx.spec.subject.kind)
     if role is None and ctx.spec.subject.kind == "anyone" and CLINICIAN_ACTS & set(_asked_kinds(question)):
         role = "clinician"  # "what's the most likely diagnosis?": the clinician's words, not a relative's history
+    if role is None and ctx.spec.subject.kind == "anyone" and NARRATED_BEFORE.search(question):
+        role = "patient"  # "how many doses had he had before they came in?": the patient's side tells its story
     who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
     if READING.search(question):
         # "What is the man reading out loud?": the voice that reads (a long stretch nobody answers), of those asked.
