@@ -400,7 +400,8 @@ def spoken_count(text: str, question: str = "") -> int | None:
     several, the one whose neighbouring words the question shares most ("how many years did she smoke
     for?" -> "for fifteen years", not "stopped five years ago"); else the first."""
     words = re.findall(r"\d+(?:\.\d+)?|[a-z]+", text.lower())
-    # Grammar words bind nothing ("the 6 plus 1" is not nearer "the GP"); a clock time is not a count.
+    # Grammar words bind nothing ("the 6 plus 1" is not nearer "the GP"); a clock time is not a count. (Not STOP:
+    # "for", "time", "minutes" do bind a number -- "for 15 years".)
     asked = set(stems(question)) - _GLUE if question else set()
     found: list[tuple[int, int]] = []  # (position, value)
     for i, w in enumerate(words):

@@ -84,7 +84,7 @@ def _remarked(sounds: list[dict], out: list[EventSpeaker], turns: list[dict], pa
     the remark is made to or of the person they came with (see REMARK); the patient is who the recording is about."""
     if not patients:
         return
-    patient = sorted(patients)[0] if len(patients) == 1 else _busiest(patients, turns)
+    patient = _the_patient(patients, turns)
     for tag, got in zip(sounds, out, strict=True):
         if got.speaker is not None or tag["label"] not in SYMPTOM_SOUNDS:
             continue
@@ -150,7 +150,7 @@ def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Sectio
     if not near and tag["label"] in SYMPTOM_SOUNDS and patients and consultation:
         # A symptom sound in a consultation's silence (the patient breathing in for the stethoscope, coughs):
         # the room holds the patient, the clinician and perhaps a companion, and the one who is ill coughs.
-        patient = sorted(patients)[0] if len(patients) == 1 else _busiest(patients, turns)
+        patient = _the_patient(patients, turns)
         return EventSpeaker(tag["id"], patient, "patient_in_consultation", None)
     if not near:
         return EventSpeaker(tag["id"], None, "none", None)
@@ -160,10 +160,15 @@ def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Sectio
             gap, s = min(close_patients, key=lambda x: x[0])
             return EventSpeaker(tag["id"], s["speaker"], "next_to", round(gap, 3))
         # Only the clinician is near: the person examined coughs (see the module docstring).
-        patient = sorted(patients)[0] if len(patients) == 1 else _busiest(patients, turns)
+        patient = _the_patient(patients, turns)
         return EventSpeaker(tag["id"], patient, "patient_in_consultation", None)
     gap, s = min(near, key=lambda x: x[0])
     return EventSpeaker(tag["id"], s["speaker"], "next_to", round(gap, 3))
+
+
+def _the_patient(patients: set[str], turns: list[dict]) -> str:
+    """The patient's voice: the one voice with that role, else the one of them that talks most."""
+    return sorted(patients)[0] if len(patients) == 1 else _busiest(patients, turns)
 
 
 def _busiest(labels: set[str], turns: list[dict]) -> str:

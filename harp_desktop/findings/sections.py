@@ -221,7 +221,7 @@ def _extend_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
         if sec.kind != "consultation" or i == 0 or out[i - 1].kind != "unrelated":
             continue
         party = _main_voices(turns, sec, 3)
-        lead = _lead(turns, sec)
+        lead = _lead([t for t in turns if sec.start_s <= _mid(t) <= sec.end_s], party)
         before = [t for t in turns if out[i - 1].start_s <= _mid(t) < sec.start_s]
         start, opened = sec.start_s, sec.start_s
         for t in reversed(before):
@@ -239,10 +239,10 @@ def _extend_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
     return [s for s in out if s is not None]
 
 
-def _lead(turns: list[dict], sec: Section) -> str | None:
-    """The clinician of a consultation, by its words alone: of its three main voices, the one asking most."""
-    inside = [t for t in turns if sec.start_s <= _mid(t) <= sec.end_s]
-    asked = {v: sum(asks(t["text"]) for t in inside if t.get("speaker") == v) for v in _main_voices(turns, sec, 3)}
+def _lead(inside: list[dict], party: set) -> str | None:
+    """The clinician of a consultation, by its words alone: of its main voices (``party``), the one asking most in
+    its turns (``inside``)."""
+    asked = {v: sum(asks(t["text"]) for t in inside if t.get("speaker") == v) for v in party}
     return max(asked, key=asked.get) if asked else None
 
 
@@ -270,7 +270,7 @@ def _trim_heads(sections: list[Section], turns: list[dict]) -> list[Section]:
         first = {v: min(t["start_s"] for t in inside if t.get("speaker") == v) for v in main}
         cut = max(first.values())
         # A patient who speaks last of the two still came in with the clinician's "Come in, both of you" just before.
-        lead = _lead(turns, sec)
+        lead = _lead(inside, _main_voices(turns, sec, 3))
         opening = [t["start_s"] for t in inside if t.get("speaker") == lead and cut - OPENING_S <= t["start_s"] < cut
                    and not CALL_IN.search(t["text"])]
         cut = opening[0] if opening else cut
