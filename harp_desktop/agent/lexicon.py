@@ -77,8 +77,9 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
                   r"|throat[- ]clear|sigh|cry|shout|gasp)"
                   r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", IC)
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
+# (An auxiliary dropped before someone unnamed is still a yes/no question: "Anyone cough in the first two minutes?")
 YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
-                   r"any)\b", IC)
+                   r"any|anyone|anybody|someone|somebody)\b", IC)
 WH_QUESTION = re.compile(r"\s*(?:[^,?:\u2013\u2014]{0,80}(?:,|:|\s-|\u2013|\u2014)\s*)?(what|which|where|why|whose|whom|"
                          r"how(?! many))\b", IC)
 # Several questions in one ("allergies? what reaction did he have?"): a wh-question among them asks what.
@@ -100,15 +101,26 @@ OPPOSITES = [{"wet", "dry"}, {"productive", "dry"}, {"better", "worse"}, {"left"
              {"man", "woman"}, {"doctor", "patient"}, {"nurse", "patient"}, {"clinician", "patient"}, {"gp", "patient"}]
 
 
-def choice(text: str) -> bool:
-    """Two excluding alternatives joined by "or" ("wet (with mucus) or dry?")."""
-    low = text.lower()
-    for pair in OPPOSITES:
+# Words that each name one quality of a cough, of which a question may offer two ("a chesty cough or a dry one?").
+QUALITY_CHOICES = [{"wet", "dry"}, {"productive", "dry"}, {"chesty", "dry"}, {"loose", "dry"}, {"tickly", "chesty"},
+                   {"tickly", "productive"}]
+
+
+def choice_pair(text: str) -> tuple[str, str] | None:
+    """The two excluding alternatives joined by "or" ("wet (with mucus) or dry?", "dry or productive cough?"),
+    in the question's order, or None."""
+    low = " " + text.lower()  # (an alternative may open the question)
+    for pair in OPPOSITES + QUALITY_CHOICES:
         a, b = sorted(pair, key=lambda w: low.find(f" {w}"))
         i, j = low.find(f" {a}"), low.find(f" {b}")
         if i >= 0 and j > i and re.search(r"\bor\b", low[i:j + len(b) + 1]) and j - i < 60:
-            return True
-    return False
+            return a, b
+    return None
+
+
+def choice(text: str) -> bool:
+    """Whether the question offers two excluding alternatives (``choice_pair``)."""
+    return choice_pair(text) is not None
 
 
 TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", IC)
@@ -438,7 +450,8 @@ KIND_WORDS = {
                              r"|\binhaler\b|\bpuffs?\b", re.I),
     "allergy": re.compile(r"\ballerg\w*", re.I),
     "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
-                        r"|\breading\b|\bweight\b|\bmeasure\w*", re.I),
+                        r"|\breading\b|\bweight\b|\bmeasure\w*|\b(breathing|respiratory|resp|pulse) rate\b|\bsats\b|\bbp\b"
+                        r"|\btemp\b", re.I),
     "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
                        r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
     "examination": re.compile(r"\bfind\b|\bfound\b|\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",

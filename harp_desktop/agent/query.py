@@ -203,6 +203,8 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
     if lx.DESCRIBE.search(u):
         return "describe", 0.6
     if lx.BARE.match(u) and not lx.WH_QUESTION.match(u):
+        if lx.choice(u) and not lx.WHO.search(u):
+            return "describe", 0.8  # "dry or productive cough?": which of the two
         if (lx.VALUE_NP.search(u) and not lx.PARTICIPLE.search(u) and not lx.EXISTENTIAL.match(u)
                 and not _names_symptom(u)):
             return "what_said", 0.9  # "BP reading?": the value said

@@ -367,12 +367,27 @@ def _skip_fillers(tokens: list[str]) -> list[str]:
     return tokens[i:]
 
 
+# A speaker's stance before the answer proper ("I think maybe a bit", "I'd say yes, most days", "to be honest, not
+# really"): the answer is what follows it. ("I think so" / "I suppose so" stay whole: uncertain answers of their own.)
+_STANCE = _lex("i think|i'd say|i would say|i suppose|i reckon|i guess|to be honest|to be fair|if anything|i mean")
+
+
+def _after_stance(words: list[str]) -> list[str] | None:
+    """The words after a leading stance phrase, or None when there is none (or nothing after it)."""
+    n = _phrase_at(words, 0, _STANCE)
+    rest = _skip_fillers(words[n:]) if n else []
+    return rest if rest and rest[0] != "so" else None
+
+
 def opens_answer(tokens: list[str]) -> bool:
     """Whether an answer opens with a yes, a no, a hedge or a how-often ("Two nights a week")."""
     words = _skip_fillers(tokens)
     if words and (words[0] in _NUMBER_WORDS - {"a"} or words[0][0].isdigit()):
         return True
-    return any(_phrase_at(words, 0, phrases) for _, phrases in _ANSWERS)
+    if any(_phrase_at(words, 0, phrases) for _, phrases in _ANSWERS):
+        return True
+    rest = _after_stance(words)
+    return rest is not None and opens_answer(rest)
 
 
 def answer_polarity(tokens: list[str]) -> str | None:
@@ -380,6 +395,11 @@ def answer_polarity(tokens: list[str]) -> str | None:
     words = _skip_fillers(tokens)
     cues = find_cues(tokens, [])
     best = max(((_phrase_at(words, 0, phrases), label) for label, phrases in _ANSWERS), default=(0, ""))
+    rest = None if best[0] else _after_stance(words)
+    if rest is not None:
+        got = answer_polarity(rest)
+        if got is not None:
+            return got
     if not best[0] and words and (words[0] in _NUMBER_WORDS - {"a"} or words[0][0].isdigit()):
         best = (1, "affirmed")  # "Two or three nights a week": how often is a yes
     if best[0]:

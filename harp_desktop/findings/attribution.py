@@ -13,7 +13,9 @@ sides qualify, the nearer one. Inside a consultation, a symptom sound (cough, sn
 throat clearing, wheeze...) in a pause goes to the patient whenever the patient speaks
 within ``NEAR_S`` -- and also when only the clinician does, or nobody (a silence of the examination): the clinician pausing around a
 cough ("take a deep breath" -- cough -- "and once more") is examining the patient, who
-coughs. A clinician's own cough mid-turn still counts as the clinician's. Outside a
+coughs. So does a symptom sound between a clinician's sentences inside one of their turns (ASR joins "...will
+ring you." -- cough -- "If you get chest pain..." into one turn): on every recording here such a cough was the
+patient's, while the clinician spoke on. Outside a
 consultation (a waiting room, a call) strangers talk and cough near each other: a sound
 belongs to a speaker only when it is right against their speech (``NEAR_OUTSIDE_S``),
 otherwise to nobody (on the bank recordings, bystanders' coughs 0.9-1.4 s from a
@@ -63,9 +65,10 @@ def attribute_events(tags: list[dict], segments: list[dict], roles: dict[str, st
     label -> role."""
     turns = sorted((s for s in segments if s.get("speaker")), key=lambda s: s["start_s"])
     patients = {k for k, v in roles.items() if v == "patient"}
+    clinicians = {k for k, v in roles.items() if v == "clinician"}
     # A phone ringing or music belongs to the room, not to whoever was speaking over it.
     sounds = [t for t in tags if t["label"] not in AMBIENT_LABELS]
-    out = [_one(t, turns, patients, sections) for t in sounds]
+    out = [_one(t, turns, patients, sections, clinicians) for t in sounds]
     order = sorted(range(len(sounds)), key=lambda i: sounds[i]["start_s"])
     _bouts([sounds[i] for i in order], [out[i] for i in order], turns)
     _remarked([sounds[i] for i in order], [out[i] for i in order], turns, patients)
@@ -129,7 +132,8 @@ def _inside(a: float, b: float, s: dict) -> float:
     return ov if before and after else 0.0
 
 
-def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Section]) -> EventSpeaker:
+def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Section],
+         clinicians: frozenset[str] | set[str] = frozenset()) -> EventSpeaker:
     a, b = tag["start_s"], tag["end_s"]
     consultation = in_sections(a, b, sections)
     reach = NEAR_S if consultation else NEAR_OUTSIDE_S
@@ -145,6 +149,10 @@ def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Sectio
         gap = max(0.0, lo - b, a - hi)
         if gap <= reach:
             near.append((gap, s))
+    if best_in is not None and best_in["speaker"] in clinicians and tag["label"] in SYMPTOM_SOUNDS and patients \
+            and consultation:
+        # The clinician talks on around it (see the module docstring): the one examined coughs.
+        return EventSpeaker(tag["id"], _the_patient(patients, turns), "patient_in_consultation", None)
     if best_in is not None:
         return EventSpeaker(tag["id"], best_in["speaker"], "in_turn", 0.0)
     if not near and tag["label"] in SYMPTOM_SOUNDS and patients and consultation:

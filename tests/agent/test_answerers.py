@@ -841,3 +841,17 @@ def test_by_the_time_of_a_section_asks_how_things_are_then(question, window):
                           rec={"duration_s": 760.0}, consultation_span=(100.0, 590.0), notes=[])
     a, b, _ = anchor.resolve(ctx)
     assert (a, b) == window
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Is there any wheeze?", "Yes"),  # the clinician hearing it is its presence
+    ("Does the patient have wheezing?", "Yes"),
+    ("Has the patient complained of wheezing?", "No"),  # what she reports: she never said it
+])
+def test_a_symptom_the_examination_finds_is_present_but_not_reported(question, want):
+    from harp_desktop.agent.answerers.speech import exists
+
+    ctx = _said_ctx(["DR: How has the asthma been?", "PT: Not great, I've been using the blue one a lot more.",
+                     "DR: Let me have a listen. Big breath in and out.",
+                     "DR: I can hear a faint wheeze on both sides when you breathe out."], question)
+    assert exists(ctx).first == want, exists(ctx)

@@ -505,3 +505,23 @@ def test_a_review_is_the_consultation_unless_it_is_booked_for_later(question, se
 def test_before_in_a_past_perfect_question_is_the_storys_time(question, narrated) -> None:
     spec = parse(question, 600.0)
     assert (spec.section != "unrelated" and spec.relative is None) == narrated
+
+
+@pytest.mark.parametrize("question", ["dry or productive cough?", "Chesty cough or a dry one?",
+                                      "Is the cough tickly or chesty?", "wet or dry cough?"])
+def test_two_qualities_offered_ask_which(question) -> None:
+    assert parse(question, DUR).operation == "describe"
+
+
+@pytest.mark.parametrize("question", ["Anyone cough in the first 2 minutes of the recording?",
+                                      "Anybody mention chest pain?", "Somebody laughing near the end?"])
+def test_a_dropped_auxiliary_before_someone_unnamed_is_still_yes_no(question) -> None:
+    assert parse(question, DUR).operation == "exists"
+
+
+@pytest.mark.parametrize("question", ["What was his breathing rate?", "What resp rate did the nurse count?",
+                                      "what were her sats?", "What temp did they get?"])
+def test_a_vital_named_by_its_short_or_lay_name_asks_for_its_value(question) -> None:
+    from harp_desktop.agent.lexicon import asked_kinds
+
+    assert asked_kinds(question) == ["vital"]

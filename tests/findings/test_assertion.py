@@ -93,3 +93,16 @@ def test_time_and_conditionals(text, phrase, want):
 ])
 def test_gone_as_become_is_a_change_not_an_end(text, phrase, want):
     assert status_of(text, phrase) == want
+
+
+@pytest.mark.parametrize("answer, polarity", [
+    ("I think maybe a bit, when I'm climbing hills.", "uncertain"),
+    ("I'd say yes, most mornings.", "affirmed"),
+    ("I suppose a little, yeah.", "affirmed"),
+    ("To be honest, not really.", "negated"),
+    ("I reckon no, never had that.", "negated"),
+    ("I think so.", "uncertain"),  # a stance and nothing after it stays the whole answer
+    ("I think it's the damp in the flat.", None),  # an opinion, not an answer
+])
+def test_a_stance_before_the_answer_is_read_through(answer, polarity):
+    assert answer_polarity(tokenize(answer)) == polarity

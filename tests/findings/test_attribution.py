@@ -83,8 +83,18 @@ def test_a_cough_over_the_clinicians_last_word_is_the_patients():
 
 
 def test_a_cough_between_words_of_one_turn_is_that_speakers():
-    assert worded([tag(1, 23.1, 23.6)]) == [("DR", "in_turn")]  # the clinician's own cough, mid-turn
     assert worded([tag(1, 7.05, 7.35)]) == [("PT", "in_turn")]
+    outside = [words_seg(100.0, 104.0, "X", [(100.1, 101.0), (101.6, 103.8)])]
+    got = attribute_events([tag(1, 101.1, 101.4)], outside, ROLES, CONSULT)
+    assert [(e.speaker, e.method) for e in got] == [("X", "in_turn")]  # outside a consultation: the talker's
+
+
+def test_a_cough_between_a_clinicians_sentences_in_a_consultation_is_the_patients():
+    """bank_rec_08 561 s: "... the stop smoking service will ring you." -- cough -- "If you get chest pain..."
+    is one ASR turn of the clinician; the patient coughed while the clinician spoke on."""
+    assert worded([tag(1, 23.1, 23.6)]) == [("PT", "patient_in_consultation")]
+    # laughter is no symptom: the clinician's own, mid-turn
+    assert worded([tag(1, 23.1, 23.6, "laughter")]) == [("DR", "in_turn")]
 
 
 def test_a_cough_in_the_silent_tail_of_a_segment_is_not_inside_it():

@@ -456,3 +456,9 @@ def test_a_parent_speaking_of_he_still_reports_his_symptoms():
                              ("patient", "He's tired and he's been pulling at his ear."),
                              ("clinician", "Any temperature?"), ("patient", "Yes, he had a temperature on Monday.")))
     assert statuses(found, "fever") == "affirmed"
+
+
+def test_a_hedged_answer_after_a_stance_still_answers_the_question():
+    fs = extract(turns_of(("clinician", "Do you get more breathless than you used to?"),
+                          ("patient", "I'd say maybe a little, on the hill to the shops.")))
+    assert statuses(fs, "dyspnoea") == "uncertain"

@@ -270,9 +270,10 @@ OPTIONS = re.compile(r"\b([a-z][\w-]+)\W{0,2} or (?:a |an |the )?([a-z][\w-]+)\s
 def _chosen_option(question: str, turns: list[dict]) -> str | None:
     """For an either/or question, the option the best turns say (and only one of them says)."""
     m = OPTIONS.search(question)
-    if not m:
+    pair = lx.choice_pair(question) or (m and (m.group(1).lower(), m.group(2).lower()))
+    if not pair:
         return None
-    a, b = m.group(1).lower(), m.group(2).lower()
+    a, b = pair
     for t in turns:
         st = set(_stems(t["text"]))
         has_a, has_b = stem(a) in st, stem(b) in st

@@ -73,6 +73,18 @@ def _diagnoses_of(concepts: list[str]) -> set[str]:
     return {c.term for c in load().concepts.values() if set(c.presents_as) & set(concepts)}
 
 
+def _signs_of(concepts: list[str], mode: str) -> set[str]:
+    """The examination findings that are these symptoms heard or seen by the clinician (vocabulary ``as_exam``):
+    "is she wheezy?" is answered by "there's a faint wheeze on both sides" as much as by her own words. Not when
+    the question asks what the patient reports ("has she complained of wheezing?")."""
+    from harp_desktop.findings.vocab import load
+
+    if mode == "reported":
+        return set()
+    v = load()
+    return {v.get(c).as_exam for c in concepts if c in v.concepts and v.get(c).as_exam}
+
+
 # "Is she allergic to ibuprofen?", "does he react badly to anti-inflammatories?": a reaction asked of a medicine, or
 # of a class of them, is that medicine's allergy concept -- what the findings record ("NSAID allergy"), not the
 # medicine taken.
@@ -296,7 +308,7 @@ def exists(ctx: AnswerContext) -> Result:
         return _mentioned(ctx, concepts)
     pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
     if concepts:
-        asked_about = set(concepts) | _diagnoses_of(concepts)
+        asked_about = set(concepts) | _diagnoses_of(concepts) | _signs_of(concepts, spec.mode)
         kinds = {CONTAINERS[c] for c in concepts if c in CONTAINERS}  # "any allergies?": a penicillin allergy is one
         hits = [f for f in pool if f.concept in asked_about or f.kind in kinds]
         what = " / ".join(c for c in concepts)
