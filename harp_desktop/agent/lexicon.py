@@ -451,7 +451,7 @@ KIND_WORDS = {
     "allergy": re.compile(r"\ballerg\w*", re.I),
     "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
                         r"|\breading\b|\bweight\b|\bmeasure\w*|\b(breathing|respiratory|resp|pulse) rate\b|\bsats\b|\bbp\b"
-                        r"|\btemp\b", re.I),
+                        r"|\btemp\b|\bobservations\b|\bobs\b|\bvital signs\b|\bvitals\b", re.I),
     "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
                        r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
     "examination": re.compile(r"\bfind\b|\bfound\b|\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",

@@ -855,3 +855,24 @@ def test_a_symptom_the_examination_finds_is_present_but_not_reported(question, w
                      "DR: Let me have a listen. Big breath in and out.",
                      "DR: I can hear a faint wheeze on both sides when you breathe out."], question)
     assert exists(ctx).first == want, exists(ctx)
+
+
+def test_a_burst_counts_one_bout_of_the_sound(indexed, tmp_path):
+    """"How many coughs come in that burst?": the first run of coughs no further apart than a bout's, not every
+    cough after it; a plain count still counts them all."""
+    from tests.conftest import copy_library
+
+    lib, res = indexed
+    mine = copy_library(lib.folder, tmp_path / "lib")
+    rid = next(r["id"] for r in mine.db.db.query("SELECT id FROM recordings WHERE sha256 = ?", [res.sha256]))
+    with mine.db.transaction() as db:
+        db.execute("DELETE FROM tags WHERE recording_id = ? AND label = 'cough'", [rid])
+        for a in (10.0, 10.8, 11.6, 20.0):  # (the clip is ~30 s)
+            db.execute("INSERT INTO tags (recording_id, kind, label, start_s, end_s, score, source) "
+                       "VALUES (?, 'event', 'cough', ?, ?, 0.9, 'test')", [rid, a, a + 0.4])
+    try:
+        got = mine.ask(res.sha256, "How many coughs are there in the first coughing fit?")
+        assert got.answer == "3", got.rationale
+        assert mine.ask(res.sha256, "How many coughs can be heard?").answer == "4"
+    finally:
+        mine.close()

@@ -520,7 +520,8 @@ def test_a_dropped_auxiliary_before_someone_unnamed_is_still_yes_no(question) ->
 
 
 @pytest.mark.parametrize("question", ["What was his breathing rate?", "What resp rate did the nurse count?",
-                                      "what were her sats?", "What temp did they get?"])
+                                      "what were her sats?", "What temp did they get?",
+                                      "Which observations were taken?", "what were his obs?"])
 def test_a_vital_named_by_its_short_or_lay_name_asks_for_its_value(question) -> None:
     from harp_desktop.agent.lexicon import asked_kinds
 

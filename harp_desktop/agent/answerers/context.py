@@ -67,6 +67,11 @@ def cites(items: list[Evidence], limit: int = 8) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
+# Where a voice or a sound is, by the section holding it.
+PLACE_PHRASE = {"unrelated": " in the waiting room", "phone_call": " on the phone", "consultation": " in the consultation",
+                "dictation": " dictating"}
+
+
 class AnswerContext:
     def __init__(self, library, rec: dict, spec: QuerySpec, tools: RecordingTools | None = None,
                  cue_wavs: dict | None = None) -> None:
@@ -453,8 +458,7 @@ class AnswerContext:
             kind = next((k for k, a, b in self.sections if a <= mid <= b), None)
             where[kind or ""] = where.get(kind or "", 0.0) + s["end_s"] - s["start_s"]
         place = max(where, key=where.get) if where else ""
-        phrase = {"unrelated": " in the waiting room", "phone_call": " on the phone", "consultation": " in the consultation",
-                  "dictation": " dictating"}
+        phrase = PLACE_PHRASE
         talk = sum(s["end_s"] - s["start_s"] for s in mine)
         # A long stretch by one voice outside the consultation, with nobody answering: reading aloud (or a broadcast).
         reading = place == "unrelated" and talk >= 30 and not any("?" in s["text"] for s in mine)
@@ -462,6 +466,11 @@ class AnswerContext:
                       and m.group(2).lower() not in NOT_NAMES), None)
         desc = f"the {who}{phrase.get(place, '')}" + (" (reading aloud)" if reading else "")
         return f"{named}, {desc}" if named else desc
+
+    def place_of(self, t: float) -> str:
+        """Where a moment is, in words (" in the waiting room"), or "" when no section holds it."""
+        kind = next((k for k, a, b in self.sections if a <= t <= b), None)
+        return PLACE_PHRASE.get(kind or "", "")
 
     def title_of(self, label: str | None) -> str | None:
         """The title a voice gives itself (``TITLE``: "nurse", "pharmacist"), or None."""

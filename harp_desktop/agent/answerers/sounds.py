@@ -15,9 +15,14 @@ from harp_desktop.agent.answerers.context import AnswerContext, Result, cites
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.rules import described_side
 from harp_desktop.agent.settle import CANNOT_TELL
+from harp_desktop.findings.attribution import BOUT_S
 from harp_desktop.index.ambient_labels import AMBIENT_WORDS
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
+
+# One run of a sound asked for ("that burst", "in a row", "a coughing fit"): sounds no further apart than a bout's.
+ONE_BOUT = re.compile(r"\b(burst|bout|fit|spell|in a row|run of|back to back|in succession)\b", re.I)
+
 
 # The sound's own end asked for: "when does the music stop?", "when did the ringing end?"
 STOPS = re.compile(r"\b(stop|stops|stopped|end|ends|ended|finish\w*|cease\w*|die down|dies down|died down)\s*\??\s*$"
@@ -77,6 +82,16 @@ def answer(ctx: AnswerContext) -> Result:
     if spec.operation == "count":
         if not items:
             return Result("0", f"No {name}{who} was detected {where}.", [], claim, True)
+        if ONE_BOUT.search(spec.question) or (RIGHT_AFTER.search(spec.question) and spec.window is not None):
+            # "right after he says X, how many coughs come in that burst?": the first bout only, not every one after
+            bout = items[:1]
+            for e in items[1:]:
+                if e.start_s - bout[-1].end_s > BOUT_S:
+                    break
+                bout.append(e)
+            return Result(str(len(bout)), f"{len(bout)} {name} event(s){who} in one bout {where}: {cites(bout, 12)}"
+                          + (f" ({len(items) - len(bout)} more later, after a pause)." if items[len(bout):] else "."),
+                          bout, claim)
         return Result(str(len(items)), f"{len(items)} {name} event(s){who} {where}: {cites(items, 12)}.", items, claim)
     if spec.operation == "who" and label not in AMBIENT_WORDS:
         return _whose(ctx, items, name, where, claim)
@@ -109,7 +124,10 @@ def _whose(ctx: AnswerContext, items: list[Evidence], name: str, where: str, cla
         owners.setdefault(getattr(e, "speaker_label", None), []).append(e)
 
     def word(lab: str | None) -> str:
-        return ctx.person(lab, named=False) if lab else "a bystander (no speaker's turn is next to it)"
+        if lab:
+            return ctx.person(lab, named=False)
+        places = {ctx.place_of((e.start_s + e.end_s) / 2) for e in owners[None]}
+        return f"a bystander{places.pop() if len(places) == 1 else ''} (no speaker's turn is next to it)"
 
     times = {lab: f" ({len(v)} times)" if len(owners) > 1 else "" for lab, v in owners.items()}
     first = "; ".join(word(lab) + times[lab] for lab in owners)
