@@ -75,10 +75,16 @@ WHEN = re.compile(r"^\s*when\b|\bat what (time|point|moment)\b|\bwhat time\b(?! 
                   r"|\b(give|tell me|what is|what's|note) (me )?the (start|starting|end|ending|finish) time\b|\bstart time\b"
                   r"|^\s*what('s| is| was) the (first|last|final|earliest|next) (audible |heard )?(cough|sneez|laugh|wheez"
                   r"|throat[- ]clear|sigh|cry|shout|gasp)"
-                  r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b", IC)
+                  r"|\bif so,? (when|at what time)\b|\b(tell me|say|show me|note|find out) when\b"
+                  # a noun phrase asking for a time: "Time of Margaret's first cough?", "timing of the first sneeze?"
+                  r"|^\s*(the )?(time|timing|moment|onset time) of\b", IC)
 # A yes/no question may open with one or two clauses ("In the final minute, does anyone...").
 # (An auxiliary dropped before someone unnamed is still a yes/no question: "Anyone cough in the first two minutes?")
-YESNO = re.compile(r"\s*(?:[^,?]{0,80},\s*){0,2}(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
+# A lead-in may come first: a clause and a comma, a topic and a colon or dash ("Drenching sweats at night: is that
+# something she's had?"), a sentence ("Listen to this voice. Does she...?"), or where ("On the phone did mum...?").
+YESNO = re.compile(r"\s*(?:[^,?:.!\u2013\u2014]{0,80}(?:,|:|[.!](?=\s)|\s-|\u2013|\u2014)\s*){0,2}"
+                   r"(?:(?:on|in|at|during|after|before|over) (?:the |a |her |his |their )?[\w'-]+(?: [\w'-]+){0,3}? )?"
+                   r"(does|did|do|is|are|was|were|can|could|has|have|had|will|would|should|"
                    r"any|anyone|anybody|someone|somebody)\b", IC)
 WH_QUESTION = re.compile(r"\s*(?:[^,?:\u2013\u2014]{0,80}(?:,|:|\s-|\u2013|\u2014)\s*)?(what|which|where|why|whose|whom|"
                          r"how(?! many))\b", IC)
@@ -118,16 +124,21 @@ def choice_pair(text: str) -> tuple[str, str] | None:
     return None
 
 
+# "Is it in the waiting room or in with the nurse?": "is it / was it" with two alternatives asks which.
+WHICH_OF_TWO = re.compile(r"\b(is|was) (it|that|this)\b[^?]{0,60}\bor\b", IC)
+
+
 def choice(text: str) -> bool:
-    """Whether the question offers two excluding alternatives (``choice_pair``)."""
-    return choice_pair(text) is not None
+    """Whether the question offers two excluding alternatives (``choice_pair``, ``WHICH_OF_TWO``)."""
+    return choice_pair(text) is not None or WHICH_OF_TWO.search(text) is not None
 
 
 TOPIC = re.compile(r"\b(while discussing|discussing|while talking about|talking about|on the subject of)\s+([^,?;]{3,80})", IC)
 LAST = re.compile(r"\bfor the (last|final) time\b|\b(last|final|latest|closing)\b(?! (week|month|year|night|time|few|two|three|minute|minutes|seconds?))", IC)
 # An event named in a "when she coughs" clause sets the scene; it is not what is asked about.
 SCENE = re.compile(r"\b(when|whenever|if|while|every time) (she|he|they|you|i|the patient) \w+", IC)
-YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b", IC)
+YESNO_TAIL = re.compile(r"\b(yes or no|true or false)\b|,\s*(does|did|is|was|has) (she|he|they|it)\b"
+                        r"|,\s*(right|correct|yes|no|true|is that right|isn'?t (it|that)|don'?t (they|you))\s*\?\s*$", IC)
 DESCRIBE = re.compile(r"^\s*(describe|summari[sz]e|characteri[sz]e)\b|\bhow would you describe\b", IC)
 WANTS_QUOTE = re.compile(r"\bwhat (were|was|are|is) (they|he|she|the speaker|it) (saying|talking about|said)\b"
                          r"|\bwhat did (they|he|she) say\b|\band what\b.{0,20}\bsa(y|id)", IC)
@@ -451,7 +462,7 @@ KIND_WORDS = {
     "allergy": re.compile(r"\ballerg\w*", re.I),
     "vital": re.compile(r"\btemperature\b|\bblood pressure\b|\bpulse\b|\bheart rate\b|\bsaturation\b|\boxygen\b|\bpeak flow\b"
                         r"|\breading\b|\bweight\b|\bmeasure\w*|\b(breathing|respiratory|resp|pulse) rate\b|\bsats\b|\bbp\b"
-                        r"|\btemp\b|\bobservations\b|\bobs\b|\bvital signs\b|\bvitals\b", re.I),
+                        r"|\btemp\b|\bthermometer\b|\bobservations\b|\bobs\b|\bvital signs\b|\bvitals\b", re.I),
     "plan": re.compile(r"\badvi[cs]\w*|\bplan\b|\brecommend\w*|\bsuggest\w*|\bnext steps?\b|\bfollow[- ]up\b|\barrange\w*"
                        r"|\breferr\w*|\btests?\b|\binvestigat\w*|\bsick note\b|\btreatment\b", re.I),
     "examination": re.compile(r"\bfind\b|\bfound\b|\bexamin\w*|\bon listening\b|\bfind(ings?)? on\b|\bauscultat\w*|\bstethoscope\b|\bexam\b",

@@ -95,8 +95,11 @@ OWNER_PRONOUN = re.compile(r"\b(?:is|was|are|were) (?:the|that|this|those|these)
 
 
 # A past-perfect question with "before" ("had she taken anything before she came in?"): before is the story's time.
+# So is a place the story happened in ("what temp did mum get at home before the appointment?"): the recording
+# was not made there.
 NARRATED_BEFORE = re.compile(r"\bhad\b(?:\s+\w+){0,3}?\s+(given|taken|had|tried|used|bought|done|managed|eaten|drunk|"
-                             r"needed|received|started|stopped)\b.*\bbefore\b", re.I)
+                             r"needed|received|started|stopped)\b.*\bbefore\b"
+                             r"|\b(at home|at work|at school|at nursery|overnight|last night)\b.{0,40}\bbefore\b", re.I)
 
 
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:

@@ -876,3 +876,36 @@ def test_a_burst_counts_one_bout_of_the_sound(indexed, tmp_path):
         assert mine.ask(res.sha256, "How many coughs can be heard?").answer == "4"
     finally:
         mine.close()
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("Honestly I'm really worried it's something serious.", "worried"),
+    ("Well that's a relief, thank you.", "relieved"),
+    ("I've been feeling so low since the operation.", "low"),
+    ("I'm not worried about the cough itself.", None),  # denied
+    ("Dogs are sitting by the door.", None),  # an acted line: only the voice can tell
+    ("Is he worried about anything?", None),  # a feeling asked about, not stated
+])
+def test_a_feeling_put_into_words_is_the_speakers(text, want):
+    from harp_desktop.agent.answerers.emotion import feeling_said
+
+    assert feeling_said(text) == want
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("What did her own thermometer say at home?", "38.6"),
+    ("What was her temperature when the doctor took it?", "37.4"),
+    ("What temp did the nurse record in clinic?", "37.4"),
+])
+def test_a_reading_is_the_one_of_the_setting_asked_about(question, want):
+    """At home is the patient's side's reading; in clinic the clinician's, whose value may come a turn later and
+    not in the turn that reads other measurements."""
+    from harp_desktop.agent.answerers.speech import listing
+
+    ctx = _said_ctx(["DR: Have you checked her temperature at home?",
+                     "PT: Yes, the thermometer said 38.6 last night.",
+                     "DR: Right, let me take her temperature now, this goes in her ear.",
+                     "DR: Her oxygen level is 97% and her pulse is 110.",
+                     "DR: And 37.4, so it's come down a bit."], question)
+    got = listing(ctx)
+    assert got is not None and want in got.first, got

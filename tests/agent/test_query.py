@@ -526,3 +526,25 @@ def test_a_vital_named_by_its_short_or_lay_name_asks_for_its_value(question) -> 
     from harp_desktop.agent.lexicon import asked_kinds
 
     assert asked_kinds(question) == ["vital"]
+
+
+@pytest.mark.parametrize("question", ["Time of Margaret's first cough?", "timing of the first sneeze?",
+                                      "The moment of the patient's first laugh?"])
+def test_a_noun_phrase_asking_for_a_time_is_a_when_question(question) -> None:
+    assert parse(question, DUR).operation == "when_first"
+
+
+@pytest.mark.parametrize("question", [
+    "Night sweats: has she had any?",
+    "The GP mentioned chest pain - does the patient actually have it?",
+    "Hear this voice. Does he say he smokes?",
+    "During the phone call did the son mention a rash?",
+    "Standing up quickly makes him light-headed, right?",
+    "Her ankles swell in the heat, is that right?",
+])
+def test_a_yes_no_question_after_a_lead_in_or_with_a_tag_is_yes_no(question) -> None:
+    assert parse(question, DUR).operation == "exists"
+
+
+def test_is_it_this_or_that_asks_which() -> None:
+    assert parse("Her first cough: was it in the waiting room or during the consultation?", DUR).operation == "describe"

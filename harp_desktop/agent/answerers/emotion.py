@@ -193,8 +193,36 @@ def answer_at(ctx: AnswerContext) -> Result:
     label, score = top(p)
     claim["label"] = label
     second = sorted(p.items(), key=lambda kv: -kv[1])[1]
+    said = feeling_said(seg["text"])
+    if said and label in ("neutral", "calm"):
+        # "To be honest, I'm worried": a feeling put into words is shown, however even the voice (a flat voice
+        # is how many people say it). Both channels are answered: what the words say and how the voice sounds.
+        # (what the citation must carry is the feeling's words, not an emotion tag)
+        claim = {"kind": "answer_words", "terms": [w.lower() for w in re.findall(r"[a-z]+", FEELING.search(seg["text"])
+                                                                               .group(0), re.I)][-2:]}
+        return Result(f"{said} (in words; the voice sounds {label})", f"At {span(ev)} the speaker says so in words (\"{seg['text'].strip()[:100]}\"); the voice "
+                      f"itself was classified as {label} (p={score:.2f}).", [ev], claim)
     return Result(label, f"The speech at {span(ev)} (\"{seg['text'].strip()[:80]}\") was classified as {label} "
                   f"(p={score:.2f}; next {second[0]} {second[1]:.2f}).", [ev], claim)
+
+
+# A feeling the speaker states about themself: "I'm a bit worried", "I am just relieved", "that's a relief".
+FEELING = re.compile(r"\b(?:i'?m|i am|i feel|i'?ve been|i was|i get|feeling)\s+(?:so |really |just |a bit |a little |quite |"
+                     r"very |rather |pretty |that |kind of |sort of |absolutely |getting )*(worried|anxious|nervous|scared|"
+                     r"frightened|terrified|petrified|afraid|relieved|upset|angry|furious|cross|annoyed|frustrated|fed up|"
+                     r"sad|low|down|miserable|happy|glad|pleased|delighted|excited|thrilled|embarrassed|ashamed|"
+                     r"disgusted|surprised|shocked|stressed)\b|\b(?:that'?s|what) a relief\b", re.I)
+NOT_FEELING = re.compile(r"\b(?:not|n't|never)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def feeling_said(text: str) -> str | None:
+    """The feeling a turn states of its speaker, in the speaker's word ("worried"), or None (also when denied:
+    "I'm not worried")."""
+    for m in FEELING.finditer(text):
+        if NOT_FEELING.search(text[:m.start(1) if m.group(1) else m.start()]):
+            continue
+        return (m.group(1) or "relieved").lower()
+    return None
 
 
 def _mean_dim(ctx: AnswerContext, segs: list[dict], axis: str) -> tuple[float | None, list[dict]]:

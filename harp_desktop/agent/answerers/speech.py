@@ -935,6 +935,8 @@ def listing(ctx: AnswerContext) -> Result | None:
         pool = [f for f in pool if f.role == role]
     elif role and [f for f in pool if f.role == role]:
         pool = [f for f in pool if f.role == role]
+    if "vital" in kinds:
+        pool = _in_setting(ctx, pool)
     if concepts:
         narrowed = [f for f in pool if f.concept in concepts]
         if not narrowed and _of_kinds(concepts, kinds):
@@ -964,6 +966,26 @@ def listing(ctx: AnswerContext) -> Result | None:
                   {"kind": "finding", "concepts": [f.concept for f in pool]})
 
 
+# Where a reading was taken: at home (the patient's or a relative's thermometer, told to the clinician) or in the
+# clinic (the clinician measuring it now). "What did her thermometer say at home?" is not the clinic's reading.
+AT_HOME = re.compile(r"\bat home\b|\b(her|his|their|my|your|the) (own )?thermometer\b|\bhome (reading|temperature)\b|"
+                     r"\bbefore (the appointment|coming in|(she|he|they) (came|come) in)\b|\bwhen (she|he|they) felt\b", re.I)
+IN_CLINIC = re.compile(r"\bin (the )?(clinic|surgery|practice|consultation|room|department|hospital|a&e)\b|\btoday\b|"
+                       r"\bwhen the (doctor|gp|nurse|clinician|practitioner) (took|checked|measured|did)\b|\bon (exam|examination)\b|"
+                       r"\b(doctor|gp|nurse|clinician|practitioner) (measure|record|read|take|check|get)s?\b", re.I)
+
+
+def _in_setting(ctx: AnswerContext, pool: list) -> list:
+    """The readings of the setting the question names (home: said by the patient's side; clinic: the clinician's), or
+    the pool unchanged when it names none or none of that setting was read."""
+    q = ctx.spec.question
+    home, clinic = AT_HOME.search(q), IN_CLINIC.search(q)
+    if bool(home) == bool(clinic):
+        return pool
+    mine = [f for f in pool if (f.role == "clinician") == bool(clinic)]
+    return mine or pool
+
+
 def _values_after(ctx: AnswerContext, pool: list) -> Result | None:
     """A measurement announced ("now let's do your peak flow") whose values come in the next minute's turns
     ("320", "340, and the last one", "so your best today is 340"): those turns, the one sharing most of the
@@ -973,6 +995,9 @@ def _values_after(ctx: AnswerContext, pool: list) -> Result | None:
     later = [s for s in spoken if ev.end_s - 0.1 <= s["start_s"] <= ev.end_s + 60 and VALUE.search(s["text"])][:4]
     if not later:
         return None
+    # A turn whose values are another measurement's ("his oxygen level is 98%, heart rate 122") is not this one's.
+    own = [s for s in later if not _names_other_vital(s["text"], pool[0].concept)]
+    later = own or later
     extra = set(beyond_concepts(ctx.spec.question))
     # (a tie goes to the turn saying more values: the summary "so your best today is 340, last year 450")
     best = max(later, key=lambda s: (len(extra & set(lx.stems(s["text"]))), len(VALUE.findall(s["text"])), -s["start_s"]))
@@ -982,6 +1007,16 @@ def _values_after(ctx: AnswerContext, pool: list) -> Result | None:
     return Result(first[:160], f"{pool[0].concept} was measured at {span(ev)}; the values follow: "
                   + "; ".join(f"\"{e.text.strip()[:100]}\" {span(e)}" for e in cited[:3]) + ".", cited,
                   {"kind": "answer_words", "terms": support.answer_words(ctx.spec.question, first)})
+
+
+def _names_other_vital(text: str, concept: str) -> bool:
+    """Whether the text names a measurement other than ``concept`` and not ``concept`` itself."""
+    from harp_desktop.findings.extract import mentioned_concepts
+    from harp_desktop.findings.vocab import load
+
+    vocab = load()
+    named = [c for c in mentioned_concepts(text) if c in vocab.concepts and vocab.get(c).kind == "vital"]
+    return bool(named) and concept not in named
 
 
 def _of_kinds(concepts: list[str], kinds: list[str]) -> bool:
