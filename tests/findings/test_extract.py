@@ -238,7 +238,9 @@ def test_values_attach_to_their_findings():
     assert value["levothyroxine"] == "50 micrograms every morning"
     fever = extract(turns_of(("clinician", "Have you had a temperature?"),
                              ("patient", "I felt feverish. The thermometer said thirty eight point two.")))
-    assert [f.value for f in fever if f.concept == "fever"] == ["38.2"]
+    # the reading is the temperature's (a home thermometer's), the feverishness it confirms has none of its own
+    assert [f.value for f in fever if f.concept == "body temperature"] == ["38.2"]
+    assert [f.status for f in fever if f.concept == "fever"] == ["affirmed"]
     vital = extract(turns_of(("clinician", "Your temperature today is thirty seven point nine.")))
     assert [(f.concept, f.kind, f.value) for f in vital] == [("body temperature", "vital", "37.9")]
 
