@@ -129,7 +129,10 @@ def _inside(a: float, b: float, s: dict) -> float:
         return ov if ov >= INSIDE * max(b - a, 1e-3) else 0.0
     before = any(e <= a + WORD_TOL_S for _, e in w)
     after = any(st >= b - WORD_TOL_S for st, _ in w)
-    return ov if before and after else 0.0
+    # A word of the turn said over the sound (more than the timing's tolerance either side): the speaker was
+    # talking then, and one cannot talk and cough at once.
+    over = any(min(e, b) - max(st, a) > 2 * WORD_TOL_S for st, e in w)
+    return ov if before and after and not over else 0.0
 
 
 def _one(tag: dict, turns: list[dict], patients: set[str], sections: list[Section],

@@ -146,3 +146,14 @@ def test_a_waiting_room_cough_someone_remarks_on_is_the_patients():
     got = [(e.speaker, e.method) for e in attribute_events([tag(1, 150.0, 150.5), tag(2, 168.0, 168.5)], turns,
                                                           {**ROLES, "Y": "other"}, CONSULT)]
     assert got == [("PT", "remarked"), (None, "none")]
+
+
+def test_a_cough_over_a_word_of_someones_turn_is_not_theirs():
+    """bank_rec_08 161 s: the wife's "...whistling like a candle" goes on over the patient's cough; one cannot talk
+    and cough at once, so the cough is not in her turn (and, in a consultation, it is the patient's)."""
+    turns = [words_seg(40.0, 45.0, "X", [(40.1, 41.0), (41.0, 41.6), (42.2, 44.8)])]
+    got = attribute_events([tag(1, 41.3, 41.7)], turns + [words_seg(50.0, 53.0, "PT", [(50.1, 52.9)])], ROLES, CONSULT)
+    assert [(e.speaker, e.method) for e in got] == [("PT", "patient_in_consultation")]
+    # a pause between her words is still hers to cough in
+    got = attribute_events([tag(1, 41.65, 42.1)], turns, ROLES, CONSULT)
+    assert [(e.speaker, e.method) for e in got] == [("X", "in_turn")]
