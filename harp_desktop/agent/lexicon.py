@@ -54,6 +54,8 @@ WHO = re.compile(r"(^|[,;:.\u2014-]\s*)(who|whose)\b|\bwhose (words|voice|idea|q
                  r"|^\s*(which|what) (family member|member of (his|her|their|the) family|relative|relation|"
                  r"(of )?(his|her|their) (relatives|family))\b"
                  r"|\bthe (doctor|clinician|gp|nurse|patient)\b.{0,20}\bor the (doctor|clinician|gp|nurse|patient)\b\s*\??\s*$"
+                 # "Identify the speaker at 11:50", "name the voice heard at 2:10"
+                 r"|\b(identify|name) (the |this |that )?(speaker|voice|person|caller)\b"
                  r"|\bwho (was|is) it that\b", IC)
 EMOTION_AT = re.compile(r"\bwhat (emotion|emotions|feeling|feelings|mood|emotional (state|tone))\b"
                         r"|\bhow (does|did|do)\b.{0,60}\b(sound|seem|come across|feel)\b\s*[?.]?\s*$"

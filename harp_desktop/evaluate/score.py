@@ -14,7 +14,7 @@ LABEL_SYNONYMS = {
     "angry": {"anger", "mad", "furious", "irritated", "annoyed", "frustrated"},
     "sad": {"sadness", "unhappy", "sorrowful", "upset", "down"},
     "happy": {"happiness", "joy", "joyful", "cheerful", "glad", "pleased"},
-    "fearful": {"fear", "afraid", "scared", "frightened", "anxious", "nervous", "fearful"},
+    "fearful": {"fear", "afraid", "scared", "frightened", "anxious", "nervous", "fearful", "worried"},
     "surprised": {"surprise", "astonished", "shocked", "amazed"},
     "disgust": {"disgusted", "disgusting", "revolted"},
     "calm": {"relaxed", "composed"},

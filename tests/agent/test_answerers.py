@@ -909,3 +909,19 @@ def test_a_reading_is_the_one_of_the_setting_asked_about(question, want):
                      "DR: And 37.4, so it's come down a bit."], question)
     got = listing(ctx)
     assert got is not None and want in got.first, got
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Who is the first voice heard?", "clinician"),  # segment 0 (00:00)
+    ("Who speaks last?", "patient"),
+    ("Identify the speaker at 0:11.", "patient"),  # segment 2 (00:10-00:14)
+    ("Whose voice is it at 00:16?", "clinician"),
+])
+def test_who_talks_at_a_time_or_first_or_last(question, want):
+    from harp_desktop.agent.answerers.who import who
+
+    ctx = _said_ctx(["DR: Hello, come in and take a seat.", "PT: Thanks, doctor.", "PT: It's my knee again, I'm afraid.",
+                     "DR: Tell me what happened.", "PT: I twisted it on the stairs on Sunday."], question)
+    ctx.__dict__["label_of"] = lambda s: s["speaker"]
+    got = who(ctx)
+    assert want in got.first, got

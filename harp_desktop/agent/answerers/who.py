@@ -41,15 +41,66 @@ TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\
 
 # "Who answers the phone?", "who picks up?": whoever speaks first after the phone rings, not a turn with the words.
 ANSWERS_PHONE = re.compile(r"\b(answer\w*|pick\w* up|picks? it up|took the call|takes the call)\b.{0,30}\b(phone|telephone|call)\b"
-                           r"|\b(phone|telephone)\b.{0,20}\b(answer\w*|pick\w* up)\b|\bpicks? up\b", re.I)
+                           r"|\b(phone|telephone)\b.{0,20}\b(answer\w*|pick\w* up)\b|\bpicks? up\b"
+                           r"|\b(rings?|ringing|calls?|calling)\b.{0,40}\bwho (answers|answered|picks up|picked up)\b", re.I)
+
+# "Who is the first voice heard?", "who speaks last?": the voice of the first (last) spoken turn in the scope asked.
+FIRST_VOICE = re.compile(r"\b(first|last|final|earliest) (voice|person|speaker|one)\b(?! (to )?(mention|say|ask|tell|bring|raise))"
+                         r"|\bwho (speaks|talks|is heard|says anything|said anything) (first|last)\b", re.I)
+
+
+VOICE_WORDS = set(lx.stems("identify name speaker speaking speaks voice person talking talks heard hear whose who is it that "
+                            "this there around about at"))
+
+
+def _voice_at(ctx: AnswerContext) -> Result | None:
+    """"Whose voice is it at 01:35?", "identify the speaker at 11:50": nothing is asked but who talks at a time, so
+    the voice of the speech at that time answers. None when the question names something said or done."""
+    spec = ctx.spec
+    if set(said.focus_terms(spec.question)) - VOICE_WORDS:
+        return None
+    t = spec.subject.at_s if spec.subject.at_s is not None else spec.anchor_s
+    if t is None and spec.window is not None and spec.window[1] - spec.window[0] <= 60:
+        t = (spec.window[0] + spec.window[1]) / 2  # "at 01:35" read as the half minute around it
+    seg = ctx.segment_at(t) if t is not None else None
+    if seg is None or not ctx.label_of(seg):
+        return None
+    label, e = ctx.label_of(seg), ctx.evidence(seg, "time")
+    word = ctx.person(label, named=False)
+    return Result(_options_word(spec, word, ctx.voice_names.get(label or "")),
+                  f"At {format_clock(t)} {label} ({word}) is speaking, {span(e)}: \"{e.text.strip()[:120]}\".", [e],
+                  {"kind": "turn", "speakers": [label]})
+
+
+def _first_voice(ctx: AnswerContext) -> Result:
+    turns = sorted((s for s in ctx.segments if s["text"].strip() and ctx.label_of(s)
+                    and ctx.in_window(s["start_s"], s["end_s"])), key=lambda s: s["start_s"])
+    last = re.search(r"\b(last|final)\b", ctx.spec.question, re.I) is not None
+    if not turns:
+        return Result("Not found", f"Nobody speaks {ctx.window_words()}.", [], {"kind": "turn"}, False)
+    seg = turns[-1] if last else turns[0]
+    label, e = ctx.label_of(seg), ctx.evidence(seg, "time")
+    word = ctx.person(label, named=False)
+    return Result(_options_word(ctx.spec, word, ctx.voice_names.get(label or "")),
+                  f"The {'last' if last else 'first'} voice {ctx.window_words()} is {label} ({word}) at {span(e)}: "
+                  f"\"{e.text.strip()[:120]}\".", [e], {"kind": "turn", "speakers": [label]})
 ANSWER_RING_S = 12.0  # the first words this soon after a ring starts answer it
+CALL_TOPIC_S = 45.0  # what the call is about is said this soon after the ring
 
 
 def _answers_phone(ctx: AnswerContext) -> Result | None:
     from harp_desktop.agent.answerers.sounds import events
 
     turns = sorted((s for s in ctx.segments if s["text"].strip() and ctx.label_of(s)), key=lambda s: s["start_s"])
-    for ring in events(ctx, "telephone"):
+    rings = events(ctx, "telephone")
+    # "When the hospital rings, who answers?": of several rings, the one whose call speaks of what the question names.
+    topic = set(said.focus_terms(ANSWERS_PHONE.sub(" ", ctx.spec.question))) - VOICE_WORDS
+    if topic and len(rings) > 1:
+        def told(ring: Evidence) -> int:
+            call = " ".join(s["text"] for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + CALL_TOPIC_S)
+            return len(topic & set(said.focus_terms(call)))
+        rings = sorted(rings, key=lambda r: -told(r))
+    for ring in rings:
         after = [s for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + ANSWER_RING_S]
         if after:
             e, label = ctx.evidence(after[0], "time"), ctx.label_of(after[0])
@@ -70,6 +121,11 @@ def who(ctx: AnswerContext) -> Result:
         got = _answers_phone(ctx)
         if got is not None:
             return got
+    if FIRST_VOICE.search(q):
+        return _first_voice(ctx)
+    got = _voice_at(ctx)
+    if got is not None:
+        return got
     asked, raised, act = ASKING.search(q), RAISING.search(q), SPEECH_ACT.search(q)
     claim = {"kind": "speech", "terms": spec.terms}
     concepts = question_concepts(ctx)
