@@ -136,7 +136,8 @@ _ANSWERS: list[tuple[str, tuple[tuple[str, ...], ...]]] = [
         "quite a lot|sometimes|occasionally|definitely|absolutely|it is|it does|it has|they do|mm hmm|uh huh|mhm|"
         "sort of|kind of|loads|all the time|constantly|now and then|on and off|certainly|correct|that's right|"
         "i did|it did|i've had|i have had|slightly|mostly|usually|often|every day|most days|plenty|i'm afraid|"
-        "afraid so|i still|still do|most nights|every night|all week|"
+        "afraid so|i still|still do|most nights|every night|all week|still there|still here|still got it|still has it|"
+        "still have it|still the same|still going|"
         # there, in some circumstances: "Not when I'm resting. Only a little on the stairs."
         "only when|only on|only if|only at|only a little|just when|just on|not when|not unless|not while")),
 ]

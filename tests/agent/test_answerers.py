@@ -925,3 +925,20 @@ def test_who_talks_at_a_time_or_first_or_last(question, want):
     ctx.__dict__["label_of"] = lambda s: s["speaker"]
     got = who(ctx)
     assert want in got.first, got
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Has the diarrhoea stopped?", "No"),  # "still got the runs": it goes on, whatever else eases
+    ("Has she stopped being sick?", "Yes"),  # "not been sick since Sunday"
+    ("Is the cough getting any better?", "Yes"),
+    ("Has the fever gone away?", "Yes"),
+])
+def test_a_symptoms_course_is_answered_not_its_presence(question, want):
+    from harp_desktop.agent.answerers.course import answer
+
+    ctx = _said_ctx(["DR: How are things since I last saw you?",
+                     "PT: The cough is a lot better, thanks. The fever's gone.",
+                     "DR: And the tummy?",
+                     "PT: I haven't been sick since Sunday, but I've still got diarrhoea, four times today."], question)
+    got = answer(ctx)
+    assert got is not None and got.first == want, got

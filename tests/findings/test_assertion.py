@@ -103,6 +103,7 @@ def test_gone_as_become_is_a_change_not_an_end(text, phrase, want):
     ("I reckon no, never had that.", "negated"),
     ("I think so.", "uncertain"),  # a stance and nothing after it stays the whole answer
     ("I think it's the damp in the flat.", None),  # an opinion, not an answer
+    ("Still there a bit, but it's getting better.", "affirmed"),  # how it is now: still present
 ])
 def test_a_stance_before_the_answer_is_read_through(answer, polarity):
     assert answer_polarity(tokenize(answer)) == polarity

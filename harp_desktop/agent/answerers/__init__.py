@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import emotion, history, readings, said, silence, sounds, speech, voice, who, window
+from harp_desktop.agent.answerers import course, emotion, history, readings, said, silence, sounds, speech, voice, who, window
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
@@ -222,7 +222,7 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op == "who":
         return who.who(ctx)
     if op == "exists":
-        return history.answer(ctx) or speech.exists(ctx)
+        return history.answer(ctx) or course.answer(ctx) or speech.exists(ctx)
     if op in ("when_first", "when_all"):
         return speech.when(ctx)
     return speech.listing(ctx) or said.answer(ctx)

@@ -39,8 +39,9 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         from harp_desktop.findings.extract import mentioned_concepts
     except ImportError:
         return []
-    # "Is anything coming up when she coughs?": the scene clause names no concept asked about.
-    q = lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question))
+    # "Is anything coming up when she coughs?": the scene clause names no concept asked about; nor does the part of
+    # the recording named ("at the phone follow-up", "during the COPD review").
+    q = SECTION_PHRASE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question)))
     # "joint or muscle pain", "chest or back pain": each modifier with the shared head is a concept of its own.
     q = COORDINATED.sub(lambda m: f"{m.group(1)} {m.group(4)} {m.group(2)} {m.group(3)} {m.group(4)}", q)
     found = as_allergies(q, mentioned_concepts(q))
@@ -63,6 +64,10 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         if asked and len(asked) < len(found):
             return [c for c in found if c in asked]
     return found
+
+
+SECTION_PHRASE = re.compile(r"\b(at|during|in|on|over|by the time of|before|after) (the|his|her|their|this|that|a) "
+                            r"([\w-]+ ){0,3}?(review|follow-?up|call|consultation|appointment|visit|check-?up)( call)?\b", re.I)
 
 
 def _diagnoses_of(concepts: list[str]) -> set[str]:
