@@ -12,7 +12,19 @@ from __future__ import annotations
 import re
 
 from harp_desktop.agent import lexicon as lx
-from harp_desktop.agent.answerers import course, emotion, history, readings, said, silence, sounds, speech, voice, who, window
+from harp_desktop.agent.answerers import (
+    course,
+    emotion,
+    history,
+    readings,
+    said,
+    silence,
+    sounds,
+    speech,
+    voice,
+    who,
+    window,
+)
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 from harp_desktop.agent.query import asks_quality
