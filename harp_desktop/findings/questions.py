@@ -38,6 +38,7 @@ _REQUEST_VERBS = frozenset(
 _POLITE = frozenset("just please".split())
 _FILLERS = frozenset("and so okay ok right alright now well then um uh erm er oh also but great good fine sure "
                      "lovely thanks".split())
+_TOPIC_LEAD = frozenset("the your his her their".split())
 _SUBORDINATE = frozenset("if when whenever while whilst because since after before unless until as".split())
 
 
@@ -59,6 +60,11 @@ def asks_at(tokens: list[str], i: int, clinician: bool = True) -> bool:
     w, nxt = words[0], words[1] if len(words) > 1 else ""
     if w in _ELLIPTIC:
         return clinician and nxt not in ("time", "day", "way")  # "Any time I eat..." is the patient's statement
+    if clinician and w in _TOPIC_LEAD:
+        # "And the allergies.", "Your medications.": a clinician naming the next topic of the history, no verb, is
+        # asking about it (ASR drops the "?"); "The chest sounds clear" is longer and says something of it.
+        rest = [t for t in tokens[i:] if t.isalpha() or "'" in t]
+        return 2 <= len(rest) <= 3 and not any(t in _AUX or "'" in t for t in rest[1:])
     if w in _AUX:
         if w in ("should", "were", "had") and nxt not in ("i", "we") and "," in tokens[i + 2:]:
             return False  # "Should you notice any blood, let us know": an inverted "if", not a question

@@ -145,3 +145,13 @@ def test_no_change_in_a_function_is_no_problem(asked, answer, status):
 ])
 def test_a_joint_that_gives_way_or_locks(pairs, concept, status):
     assert statuses(extract(turns_of(*pairs)), concept) == status
+
+
+def test_a_clinician_naming_the_next_topic_asks_about_it():
+    """bank_rec_08 320 s: "And the allergies." then "Penicillin, I came out in hives": the reply is an allergy."""
+    assert question_start(words("And the allergies."), clinician=True) == 0
+    assert question_start(words("Your regular medicines."), clinician=True) == 0
+    assert question_start(words("The chest sounds clear."), clinician=True) is None  # says something of it
+    assert question_start(words("The allergies."), clinician=False) is None  # only the clinician leads the history
+    fs = extract(turns_of(("clinician", "And your allergies."), ("patient", "Codeine, it made me really sick.")))
+    assert statuses(fs, "opioid allergy") == "affirmed"  # (codeine is an opioid)
