@@ -35,6 +35,8 @@ _KEEP_PLURAL = frozenset("bloods colds falls sweats spots waters glasses pints f
 # Words a phrase may carry or not: "lost any weight" is "lost weight", "my chest has felt really
 # tight" is "my chest has felt tight" (intensifiers inside a lay phrase).
 _SKIPPABLE = frozenset("any some much a the my really very quite".split())
+# Words that end a modifier list rather than continue it ("dry, and a cough" is two things).
+_NOT_MODIFIERS = frozenset("and or but the a an my his her your their no not with without then so".split())
 
 
 _DOSE_UNITS = frozenset("mg milligram milligrams microgram micrograms mcg grams gram g ml units puffs".split())
@@ -190,9 +192,13 @@ class Vocabulary:
             loose = self._loose_at(keys, i)
             if loose and loose[0] > best[0]:
                 best = loose
+            stacked = self._stacked_at(keys, i) if best[1] is None else None
+            if stacked:
+                best = stacked
             n, concept = best
             if concept is not None:
-                how = "absent" if tuple(keys[i : i + n]) in self.absent_keys else "exact"
+                phrase = (keys[i], keys[i + n - 1]) if stacked else tuple(keys[i : i + n])
+                how = "absent" if phrase in self.absent_keys else "exact"
                 found.append(Match(concept, i, i + n, " ".join(tokens[i : i + n]), how))
                 covered[i : i + n] = [True] * n
                 i += n
@@ -212,6 +218,14 @@ class Vocabulary:
             if concept is not None:
                 return n, concept
         return None
+
+    def _stacked_at(self, keys: list[str], i: int) -> tuple[int, Concept] | None:
+        """A modifier and its head with another modifier stacked between ("a dry, tickly cough", "a loose, rattly
+        cough"): the two-word phrase "dry cough" said around it, the span covering both."""
+        if i + 3 >= len(keys) or keys[i + 1] != "," or not keys[i + 2].isalpha() or keys[i + 2] in _NOT_MODIFIERS:
+            return None
+        concept = self.phrases.get((keys[i], keys[i + 3]))
+        return (4, concept) if concept is not None else None
 
     def _loose_at(self, keys: list[str], i: int) -> tuple[int, Concept] | None:
         """A phrase said with an extra or missing "any"/"the"/"my" ("lost any weight", "blood

@@ -942,3 +942,14 @@ def test_a_symptoms_course_is_answered_not_its_presence(question, want):
                      "PT: I haven't been sick since Sunday, but I've still got diarrhoea, four times today."], question)
     got = answer(ctx)
     assert got is not None and got.first == want, got
+
+
+@pytest.mark.parametrize(("question", "found", "want"), [
+    ("is the pt's cough productive?", ["cough"], ["productive cough"]),  # the quality after the noun narrows it
+    ("Is the cough dry?", ["cough"], ["cough"]),  # a dry cough is an absence of phlegm: asked as a quality
+    ("Is her chest tight?", ["chest tightness"], ["chest tightness"]),
+])
+def test_a_quality_predicated_of_a_symptom_narrows_it(question, found, want):
+    from harp_desktop.agent.answerers.speech import _predicated
+
+    assert _predicated(question, found) == want

@@ -464,3 +464,12 @@ def test_a_hedged_answer_after_a_stance_still_answers_the_question():
     fs = extract(turns_of(("clinician", "Do you get more breathless than you used to?"),
                           ("patient", "I'd say maybe a little, on the hill to the shops.")))
     assert statuses(fs, "dyspnoea") == "uncertain"
+
+
+def test_a_modifier_stacked_before_another_still_names_its_concept():
+    """"a dry, tickly cough" is a dry cough (no phlegm) and a cough; "dry, and a cough" is two things."""
+    fs = extract(turns_of(("clinician", "Tell me about the cough."),
+                          ("patient", "It's a dry, tickly cough, mostly at night when he lies down.")))
+    assert statuses(fs, "productive cough") == "negated" and statuses(fs, "cough") == "affirmed"
+    fs = extract(turns_of(("patient", "My skin is dry, and the cough is worse at night.")))
+    assert statuses(fs, "productive cough") is None

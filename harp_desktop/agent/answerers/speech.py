@@ -44,7 +44,7 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
     q = SECTION_PHRASE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", ctx.spec.question)))
     # "joint or muscle pain", "chest or back pain": each modifier with the shared head is a concept of its own.
     q = COORDINATED.sub(lambda m: f"{m.group(1)} {m.group(4)} {m.group(2)} {m.group(3)} {m.group(4)}", q)
-    found = as_allergies(q, mentioned_concepts(q))
+    found = _predicated(q, as_allergies(q, mentioned_concepts(q)))
     # "Does she get chest pain with the fluttering?" asks about the chest pain; the fluttering says when
     # (so does "palpitations when anxious": anxiety is the circumstance, not what is asked about).
     m = re.search(r"\b(with|alongside|during|along with|together with|when|whenever|while)\b", q, re.I)
@@ -64,6 +64,28 @@ def question_concepts(ctx: AnswerContext) -> list[str]:
         if asked and len(asked) < len(found):
             return [c for c in found if c in asked]
     return found
+
+
+# "Is the pt's cough productive?": a quality said of the concept after it, not before it ("a productive cough").
+PREDICATIVE = re.compile(r"\b(?:is|was|are|were|has been|have been)\b(?:\s+[\w']+){0,3}?\s+([a-z]+)\s+(?:still |now |really |very )?"
+                         r"([a-z]+)\s*\??\s*$", re.I)
+
+
+def _predicated(q: str, found: list[str]) -> list[str]:
+    """The concepts with one that a predicate narrows ("is the cough productive?" -> productive cough) replaced by the
+    narrower one. (Only a quality the vocabulary names as present: "is the cough dry?" asks a quality, not an absence.)"""
+    m = PREDICATIVE.search(q)
+    if not m or not found:
+        return found
+    from harp_desktop.findings.vocab import load, tokenize
+
+    noun, adj = m.group(1).lower(), m.group(2).lower()
+    narrower = [x.concept.term for x in load().match(tokenize(f"{adj} {noun}")) if x.how == "exact" and x.start == 0
+                and x.end == 2]
+    if not narrower or narrower[0] in found:
+        return found
+    heads = {x.concept.term for x in load().match(tokenize(noun))}
+    return [narrower[0] if c in heads else c for c in found]
 
 
 SECTION_PHRASE = re.compile(r"\b(at|during|in|on|over|by the time of|before|after) (the|his|her|their|this|that|a) "
