@@ -953,3 +953,14 @@ def test_a_quality_predicated_of_a_symptom_narrows_it(question, found, want):
     from harp_desktop.agent.answerers.speech import _predicated
 
     assert _predicated(question, found) == want
+
+
+@pytest.mark.parametrize("question", ["After the examination, is she allowed to go home?",
+                                      "Once the doctor has listened to her chest, does she ask about work?",
+                                      "At the phone follow-up, is the boy still coughing?"])
+def test_the_words_framing_a_time_are_not_the_topic(question):
+    from harp_desktop.agent.answerers.speech import without_frame_words
+    from harp_desktop.agent.query import parse
+
+    left = without_frame_words(parse(question, 600.0), question).lower()
+    assert not any(w in left for w in ("examination", "listened", "follow-up")), left

@@ -92,6 +92,16 @@ SECTION_PHRASE = re.compile(r"\b(at|during|in|on|over|by the time of|before|afte
                             r"([\w-]+ ){0,3}?(review|follow-?up|call|consultation|appointment|visit|check-?up)( call)?\b", re.I)
 
 
+def without_frame_words(spec, text: str) -> str:
+    """The question without the words that only frame it in time: the anchor of a relative window ("after the
+    examination, is she allowed home?" asks about going home, not about the examination) and the part of the
+    recording named ("at the phone follow-up")."""
+    if spec.relative:
+        relation, phrase = spec.relative
+        text = re.sub(rf"\b{re.escape(relation)}\s+{re.escape(phrase)}", " ", text, flags=re.I)
+    return SECTION_PHRASE.sub(" ", text)
+
+
 def _diagnoses_of(concepts: list[str]) -> set[str]:
     """The diagnoses that are the lasting state of these symptoms (vocabulary ``presents_as``): "is he
     depressed?" is answered by "I had depression a few years ago" as much as by "I feel low"."""
@@ -602,7 +612,7 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
     topic in passing is not the topic."""
     spec = ctx.spec
     claim = {"kind": "speech", "terms": spec.terms}
-    body = lx.SCENE.sub(" ", spec.question)
+    body = without_frame_words(spec, lx.SCENE.sub(" ", spec.question))
     for name in [spec.subject.name, *[o.name for o in spec.others]]:
         body = body.replace(name, " ") if name else body  # "does the husband say...": he is who, not what
     body = PRONOUN_CONTRACTION.sub(" ", body)  # "she's", "he'd": grammar, not topic
