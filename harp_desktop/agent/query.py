@@ -326,7 +326,7 @@ def parse_target(q: str, op: str, spec: QuerySpec) -> str:
     return "speech"
 
 
-INCLUDING = re.compile(r"\b(including|as well as|besides|in addition to|plus|not (just|only)( in)?|counting)\b[^,?]{0,60}", re.I)
+INCLUDING = re.compile(r"\b(including|incl\b\.?|as well as|besides|in addition to|plus|not (just|only)( in)?|counting)\b[^,?]{0,60}", re.I)
 
 
 INNER_WHEN = re.compile(r"(?<=\w)[\s,]+(?:when|whenever|while)\b(?!\s+(?:does|did|do|is|was|were|are|has|have|had|will|"

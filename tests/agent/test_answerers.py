@@ -964,3 +964,12 @@ def test_the_words_framing_a_time_are_not_the_topic(question):
 
     left = without_frame_words(parse(question, 600.0), question).lower()
     assert not any(w in left for w in ("examination", "listened", "follow-up")), left
+
+
+def test_over_the_counter_ones_included_widen_a_count_of_medicines():
+    from harp_desktop.agent.answerers.speech import count
+
+    lines = ["DR: What do you take regularly?", "PT: Omeprazole 20 milligrams in the morning, and sertraline 50.",
+             "DR: Anything you buy yourself?", "PT: Ibuprofen from the chemist, two tablets three times a day."]
+    assert count(_said_ctx(lines, "how many medicines does he take incl. over the counter stuff?")).first == "3"
+    assert count(_said_ctx(lines, "How many over-the-counter medicines does he take?")).first == "1"

@@ -1091,7 +1091,7 @@ BOUGHT = re.compile(r"\b(buy|buys|buying|bought)\b|\bover[- ]the[- ]counter\b|\b
                     re.I)
 
 
-INCLUDED = re.compile(r"\b(includ\w*|as well|too|also|counting|plus)\b", re.I)
+INCLUDED = re.compile(r"\b(includ\w*|incl|inc|as well|too|also|counting|plus|along with)\b", re.I)
 EXCLUDED = re.compile(r"\bnot (counting|including|the)\b|\bexclud\w*|\bexcept\b|\bapart from\b|\bother than\b|\bbesides\b"
                       r"|\bleaving out\b|\bwithout\b", re.I)
 
