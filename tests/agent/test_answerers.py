@@ -973,3 +973,22 @@ def test_over_the_counter_ones_included_widen_a_count_of_medicines():
              "DR: Anything you buy yourself?", "PT: Ibuprofen from the chemist, two tablets three times a day."]
     assert count(_said_ctx(lines, "how many medicines does he take incl. over the counter stuff?")).first == "3"
     assert count(_said_ctx(lines, "How many over-the-counter medicines does he take?")).first == "1"
+
+
+@pytest.mark.parametrize("question", ["Is she on any regular meds? Name and dose pls", "Does she take any medication?",
+                                      "Any regular medicines?", "Is the patient taking any tablets?"])
+def test_a_question_about_her_medicines_lists_what_she_takes(question):
+    from harp_desktop.agent.answerers.history import answer
+
+    ctx = _said_ctx(["DR: Do you take anything regularly?", "PT: Just levothyroxine, 50 micrograms every morning.",
+                     "DR: I'll give you amoxicillin for the chest.", "PT: Thank you."], question)
+    got = answer(ctx)
+    assert got is not None and got.first.startswith("Yes") and "levothyroxine 50 micrograms" in got.first, got
+    assert "amoxicillin" not in got.first  # the clinician's plan is not what she takes
+
+
+def test_no_medicines_said_is_a_no():
+    from harp_desktop.agent.answerers.history import answer
+
+    got = answer(_said_ctx(["DR: How are you?", "PT: Fine, just this cough."], "Is he on any medication?"))
+    assert got is not None and got.first == "No"

@@ -29,12 +29,25 @@ def asks(question: str) -> str | None:
     """"family" / "medical" when the question asks for that part of the history, else None."""
     if speech.FAMILY_ASK.search(question):
         return "family"
+    if MEDICINES.search(question) and not ALLERGY_WORD.search(question):
+        return "medication"
     return "medical" if MEDICAL.search(question) else None
+
+
+# "Is she on any regular meds?", "does he take any medication?", "any regular medicines?": the drug history.
+MEDICINES = re.compile(r"\b(on|taking|take|takes|using|uses|prescribed)\b(?:\s+[\w']+){0,3}?\s+(any|regular|other|usual|"
+                       r"daily|repeat)\b(?:\s+[\w']+){0,2}?\s+(medications?|medicines?|meds|tablets|pills|drugs|"
+                       r"prescriptions?|treatments?)\b|^\s*(any )?(regular |repeat |current |usual )?(medications?|medicines?|"
+                       r"meds|tablets|pills)\b|\bdrug history\b|\bdhx\b|\bregular (medications?|medicines?|meds)\b", re.I)
+ALLERGY_WORD = re.compile(r"\ballerg\w*|\breact\w*", re.I)
 
 
 def _belongs(f, part: str) -> bool:
     if part == "family":
         return f.status == "family" and f.kind in ("symptom", "diagnosis")
+    if part == "medication":
+        # what the patient's side says they take (a clinician's "I'll start amoxicillin" is a plan, not their drugs)
+        return f.kind == "medication" and f.status == "affirmed" and f.role in ("patient", "other", None)
     if f.status not in ("affirmed", "historical") or f.role not in ("patient", "other", None):
         return False
     # A lay name for a condition is often its measurement: "my blood pressure", "my cholesterol" (no value said).
@@ -52,7 +65,7 @@ def answer(ctx: AnswerContext) -> Result | None:
     for f in sorted(ctx.findings, key=lambda f: f.start_s):
         if ctx.in_window(f.start_s, f.end_s) and _belongs(f, part):
             seen.setdefault(f.concept, f)
-    what = "family history" if part == "family" else "past medical history"
+    what = {"family": "family history", "medication": "medication"}.get(part, "past medical history")
     yesno = spec.operation == "exists"
     if not seen:
         if not yesno:
@@ -72,7 +85,8 @@ def answer(ctx: AnswerContext) -> Result | None:
             name = rel.group(1).lower() if rel else (next(iter(named)) if len(named) == 1
                                                        and not speech.FIRST_PERSON.search(clause) else None)
         when = " (in the past)" if f.status == "historical" else ""
-        return f.concept + (f" ({name})" if name else "") + when
+        dose = f" {f.value}" if part == "medication" and f.value else ""
+        return f.concept + dose + (f" ({name})" if name else "") + when
 
     items = "; ".join(item(f) for f in pool)
     said = "; ".join(f"\"{e.text.strip()[:140]}\" {span(e)}" for e in cited[:4])
