@@ -82,7 +82,7 @@ def test_a_category_is_answered_symptom_by_symptom():
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     got = exists(ctx)
-    assert got.first == "Yes" and "cough" in got.rationale, got
+    assert got.first.startswith("Yes") and "cough" in got.rationale, got
 
 
 def _said_ctx(lines: list[str], question: str):
@@ -103,7 +103,7 @@ def test_an_allergy_to_something_unnamed_is_not_the_allergies_said(question, wan
 
     ctx = _said_ctx(["DR: And any allergies?", "PT: Penicillin, I came out in hives and my lips swelled up.",
                      "DR: Anything else?", "PT: No, that's the only one."], question)
-    assert exists(ctx).first == want
+    assert exists(ctx).first.split(" —")[0] == want
 
 
 @pytest.mark.parametrize(("told", "want"), [
@@ -115,7 +115,7 @@ def test_a_clinician_telling_the_patient_what_they_have_is_about_the_patient(tol
 
     ctx = _said_ctx(["DR: Have you noticed anything else?", "PT: I've just felt tired and achy.", f"DR: {told}"],
                     "Does the patient have a fever?")
-    assert exists(ctx).first == want
+    assert exists(ctx).first.split(" —")[0] == want
 
 
 @pytest.mark.parametrize(("question", "want"), [
@@ -128,7 +128,7 @@ def test_coordinated_modifiers_and_a_pain_at_one_joint(question, want):
 
     ctx = _said_ctx(["DR: What do you take for your knees?", "PT: Ibuprofen when my knees are bad, they ache on the stairs.",
                      "DR: Anything else?", "PT: No, that's all."], question)
-    assert exists(ctx).first == want
+    assert exists(ctx).first.split(" —")[0] == want
 
 
 def test_one_word_of_a_two_word_topic_is_not_the_topic():
@@ -854,7 +854,7 @@ def test_a_symptom_the_examination_finds_is_present_but_not_reported(question, w
     ctx = _said_ctx(["DR: How has the asthma been?", "PT: Not great, I've been using the blue one a lot more.",
                      "DR: Let me have a listen. Big breath in and out.",
                      "DR: I can hear a faint wheeze on both sides when you breathe out."], question)
-    assert exists(ctx).first == want, exists(ctx)
+    assert exists(ctx).first.split(" —")[0] == want, exists(ctx)
 
 
 def test_a_burst_counts_one_bout_of_the_sound(indexed, tmp_path):

@@ -432,7 +432,13 @@ def exists(ctx: AnswerContext) -> Result:
         # A category ("any respiratory symptoms?") is answered by each of its symptoms: cite more of them.
         n = 6 if spec.category and not concepts else 4
         cited = [_ev(ctx, f) for f in yes[:n]] + heard[:n]
-        return Result("Yes", f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
+        # The first line names what was found ("Yes — penicillin allergy"): "is he allergic to anything?" is answered
+        # by the thing, and a category by its members.
+        named = list(dict.fromkeys(f.concept + (f" {f.value}" if f.value and f.kind in ("medication", "vital") else "")
+                                   for f in yes))[:4]
+        first = "Yes — " + "; ".join(named) if named and (set(concepts) <= set(CONTAINERS) or spec.category
+                                                           or not concepts) else "Yes"
+        return Result(first, f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
                       {"kind": "finding", "concepts": [f.concept for f in yes], "events": bool(heard)})
     if not hits and concepts and MENTION.search(spec.question):
         # "Does anyone mention vomiting?" where no statement of it was read (a question the answer to
