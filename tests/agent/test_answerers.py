@@ -992,3 +992,20 @@ def test_no_medicines_said_is_a_no():
 
     got = answer(_said_ctx(["DR: How are you?", "PT: Fine, just this cough."], "Is he on any medication?"))
     assert got is not None and got.first == "No"
+
+
+def test_anything_over_the_counter_is_what_they_buy():
+    from harp_desktop.agent.answerers.history import answer
+
+    ctx = _said_ctx(["DR: Do you take anything regularly?", "PT: Ramipril 5 milligrams in the morning.",
+                     "DR: Anything you buy from the chemist?", "PT: Paracetamol, two tablets at night when my feet are bad."],
+                    "Is he taking anything over the counter for the pain?")
+    got = answer(ctx)
+    assert got is not None and "paracetamol" in got.first and "ramipril" not in got.first, got
+
+
+def test_a_height_or_pulse_said_without_a_value_is_no_past_history():
+    from harp_desktop.agent.answerers.history import answer
+
+    ctx = _said_ctx(["DR: Let me check your height and your heart rate.", "PT: Okay."], "PMH?")
+    assert answer(ctx).first == "No"

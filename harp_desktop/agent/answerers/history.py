@@ -38,7 +38,9 @@ def asks(question: str) -> str | None:
 MEDICINES = re.compile(r"\b(on|taking|take|takes|using|uses|prescribed)\b(?:\s+[\w']+){0,3}?\s+(any|regular|other|usual|"
                        r"daily|repeat)\b(?:\s+[\w']+){0,2}?\s+(medications?|medicines?|meds|tablets|pills|drugs|"
                        r"prescriptions?|treatments?)\b|^\s*(any )?(regular |repeat |current |usual )?(medications?|medicines?|"
-                       r"meds|tablets|pills)\b|\bdrug history\b|\bdhx\b|\bregular (medications?|medicines?|meds)\b", re.I)
+                       r"meds|tablets|pills)\b|\bdrug history\b|\bdhx\b|\bregular (medications?|medicines?|meds)\b"
+                       # "is he taking anything over the counter for the pain?", "does she buy anything for it?"
+                       r"|\b(taking|take|takes|using|buy|buys|buying|bought|tried|trying)\s+anything\b", re.I)
 ALLERGY_WORD = re.compile(r"\ballerg\w*|\breact\w*", re.I)
 
 
@@ -50,8 +52,12 @@ def _belongs(f, part: str) -> bool:
         return f.kind == "medication" and f.status == "affirmed" and f.role in ("patient", "other", None)
     if f.status not in ("affirmed", "historical") or f.role not in ("patient", "other", None):
         return False
-    # A lay name for a condition is often its measurement: "my blood pressure", "my cholesterol" (no value said).
-    return f.kind == "diagnosis" or (f.kind == "vital" and not f.value)
+    # A lay name for a condition is often its measurement: "my blood pressure", "my sugar" (no value said); a height
+    # or a pulse mentioned without a value is no condition.
+    return f.kind == "diagnosis" or (f.kind == "vital" and not f.value and f.concept in LAY_CONDITIONS)
+
+
+LAY_CONDITIONS = frozenset({"blood pressure", "blood glucose", "body weight"})
 
 
 def answer(ctx: AnswerContext) -> Result | None:
@@ -65,6 +71,10 @@ def answer(ctx: AnswerContext) -> Result | None:
     for f in sorted(ctx.findings, key=lambda f: f.start_s):
         if ctx.in_window(f.start_s, f.end_s) and _belongs(f, part):
             seen.setdefault(f.concept, f)
+    if part == "medication" and speech.BOUGHT.search(spec.question):
+        # "anything over the counter?": what they buy, not what is prescribed (when it is said which is which)
+        bought = {k: f for k, f in seen.items() if speech._bought(ctx, f)}
+        seen = bought or seen
     what = {"family": "family history", "medication": "medication"}.get(part, "past medical history")
     yesno = spec.operation == "exists"
     if not seen:
