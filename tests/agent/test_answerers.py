@@ -1007,5 +1007,5 @@ def test_anything_over_the_counter_is_what_they_buy():
 def test_a_height_or_pulse_said_without_a_value_is_no_past_history():
     from harp_desktop.agent.answerers.history import answer
 
-    ctx = _said_ctx(["DR: Let me check your height and your heart rate.", "PT: Okay."], "PMH?")
+    ctx = _said_ctx(["DR: Let me check your height and your heart rate.", "PT: Okay."], "Any past medical history?")
     assert answer(ctx).first == "No"
