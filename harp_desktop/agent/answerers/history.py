@@ -67,6 +67,8 @@ def answer(ctx: AnswerContext) -> Result | None:
         return None
     if speech.question_concepts(ctx):
         return None
+    if part == "medication" and spec.operation != "exists":
+        return None  # "which meds is she on?": the listing and the turn that answers (a drug ASR misspelt is in it)
     seen: dict[str, object] = {}
     for f in sorted(ctx.findings, key=lambda f: f.start_s):
         if ctx.in_window(f.start_s, f.end_s) and _belongs(f, part):
