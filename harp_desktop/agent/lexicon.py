@@ -526,7 +526,7 @@ SHORTHAND = [
     (r"\bN/V\b", "nausea and vomiting"), (r"\bD\s*&\s*V\b", "diarrhoea and vomiting"), (r"\bCP\b", "chest pain"),
     # The "x" family is written in either case ("FHx", "fhx", "hx"): none of them is an English word.
     (r"\bpalps\b", "palpitations"), (r"(?i)\bFHx\b", "family history"), (r"(?i)\bPMHx?\b", "past medical history"),
-    (r"(?i)\bPHx\b", "past history"), (r"(?i)\bDHx\b", "drug history"), (r"(?i)\bSHx\b", "social history"),
+    (r"(?i)\bPHx\b", "past history"), (r"(?i)\bDHx\b", "drug history"), (r"(?i)\bSHx\b", "social history"), (r"\bSH\b(?=\s*[?:.]|\s*$)", "social history"),
     (r"(?i)\bHx\b", "history"), (r"(?i)\bDx\b", "diagnosis"), (r"(?i)\bRx\b", "treatment"), (r"(?i)\bSx\b", "symptoms"),
     (r"\bc/o\b", "complains of"), (r"\bO/E\b", "on examination"), (r"\bf/u\b", "follow-up"), (r"\bF/U\b", "follow-up"),
     (r"\bBP\b", "blood pressure"), (r"\bHR\b", "heart rate"), (r"\bRR\b", "respiratory rate"), (r"\bsats\b", "oxygen saturation"),

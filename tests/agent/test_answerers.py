@@ -1009,3 +1009,14 @@ def test_a_height_or_pulse_said_without_a_value_is_no_past_history():
 
     ctx = _said_ctx(["DR: Let me check your height and your heart rate.", "PT: Okay."], "Any past medical history?")
     assert answer(ctx).first == "No"
+
+
+@pytest.mark.parametrize("question", ["SH?", "Social history?", "Any social history of note?"])
+def test_social_history_is_smoking_alcohol_and_work_said_either_way(question):
+    from harp_desktop.agent.answerers.history import answer
+    from harp_desktop.agent.lexicon import normalise_shorthand
+
+    ctx = _said_ctx(["DR: Do you smoke?", "PT: No, never have.", "DR: Alcohol?", "PT: A glass of wine at the weekend.",
+                     "DR: I'll refer you to the stop smoking service anyway."], normalise_shorthand(question))
+    got = answer(ctx)
+    assert got is not None and got.first.startswith("Yes") and "smoking" in got.first and "alcohol" in got.first, got

@@ -31,6 +31,8 @@ def asks(question: str) -> str | None:
         return "family"
     if MEDICINES.search(question) and not ALLERGY_WORD.search(question):
         return "medication"
+    if SOCIAL.search(question):
+        return "social"
     return "medical" if MEDICAL.search(question) else None
 
 
@@ -41,12 +43,18 @@ MEDICINES = re.compile(r"\b(on|taking|take|takes|using|uses|prescribed)\b(?:\s+[
                        r"meds|tablets|pills)\b|\bdrug history\b|\bdhx\b|\bregular (medications?|medicines?|meds)\b"
                        # "is he taking anything over the counter for the pain?", "does she buy anything for it?"
                        r"|\b(taking|take|takes|using|buy|buys|buying|bought|tried|trying)\s+anything\b", re.I)
+# "SH?", "social history?", "any lifestyle factors?": smoking, alcohol, work, exercise -- said either way.
+SOCIAL = re.compile(r"\bsocial (history|circumstances|situation)\b|\blifestyle\b", re.I)
+LIFESTYLE = frozenset({"smoking", "alcohol", "occupation", "exercise", "caffeine intake", "travel"})
 ALLERGY_WORD = re.compile(r"\ballerg\w*|\breact\w*", re.I)
 
 
 def _belongs(f, part: str) -> bool:
     if part == "family":
         return f.status == "family" and f.kind in ("symptom", "diagnosis")
+    if part == "social":  # a non-smoker or a teetotaller is social history too
+        return f.concept in LIFESTYLE and f.status in ("affirmed", "historical", "negated") and \
+            f.role in ("patient", "other", None)  # (the clinician's "stop smoking service" is a plan)
     if part == "medication":
         # what the patient's side says they take (a clinician's "I'll start amoxicillin" is a plan, not their drugs)
         return f.kind == "medication" and f.status == "affirmed" and f.role in ("patient", "other", None)
@@ -77,7 +85,8 @@ def answer(ctx: AnswerContext) -> Result | None:
         # "anything over the counter?": what they buy, not what is prescribed (when it is said which is which)
         bought = {k: f for k, f in seen.items() if speech._bought(ctx, f)}
         seen = bought or seen
-    what = {"family": "family history", "medication": "medication"}.get(part, "past medical history")
+    what = {"family": "family history", "medication": "medication", "social": "social history"}.get(
+        part, "past medical history")
     yesno = spec.operation == "exists"
     if not seen:
         if not yesno:
@@ -96,8 +105,8 @@ def answer(ctx: AnswerContext) -> Result | None:
             # the question's clause names none ("anyone in the family with X?"): the one relative the reply names
             name = rel.group(1).lower() if rel else (next(iter(named)) if len(named) == 1
                                                        and not speech.FIRST_PERSON.search(clause) else None)
-        when = " (in the past)" if f.status == "historical" else ""
-        dose = f" {f.value}" if part == "medication" and f.value else ""
+        when = {"historical": " (in the past)", "negated": " (none)"}.get(f.status, "")
+        dose = f" {f.value}" if part in ("medication", "social") and f.value else ""
         return f.concept + dose + (f" ({name})" if name else "") + when
 
     items = "; ".join(item(f) for f in pool)
