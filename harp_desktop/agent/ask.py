@@ -20,6 +20,7 @@ from pathlib import Path
 from harp_desktop.agent import answer as ans
 from harp_desktop.agent import answerers, audio_llm, names, support, verify
 from harp_desktop.agent import lexicon as lx
+from harp_desktop.agent.answerers import people
 from harp_desktop.agent.answerers.context import AnswerContext
 from harp_desktop.agent.from_evidence import EvidencePath
 from harp_desktop.agent.query import QuerySpec, Subject, parse
@@ -131,6 +132,8 @@ class Asker(EvidencePath):
         ctx = AnswerContext(self.lib, rec, spec, tools, cue_wavs)
         # People named in the question are the voices the recording gives those names (agent/names.py).
         voices = names.voices_by_name(ctx.segments, ctx.label_of)
+        # ("This is my daughter, Susan": the companion the patient introduces answers to that name too)
+        voices = {**people.introduced_names(ctx), **voices}
         named = names.resolve(question, voices, ctx.roles)
         if named != question and ctx.own_voices:
             # A child speaking for itself while a parent answers for it is the patient: "Alfie" is the patient then.

@@ -262,3 +262,13 @@ def test_when_someone_is_called_through_is_the_call_in():
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert when(ctx).first == "00:10"  # the third turn
+
+
+def test_a_companion_introduced_by_relation_and_name_answers_to_the_name():
+    """"This is my daughter, Susan": the name is the patient's words about her, so no vote of hers; she is the one
+    companion, and "what has Susan noticed?" asks of her voice."""
+    from harp_desktop.agent.answerers.people import introduced_names
+
+    ctx = _ctx(["DR: Come in, Mr Bennett, who have you brought with you?", "PT: This is my daughter, Susan.",
+                "CO: Hello, doctor.", "DR: What's been happening?", "CO: He's been walking a bit funny."])
+    assert introduced_names(ctx) == {"susan": "CO"}

@@ -78,6 +78,27 @@ def relations(ctx: AnswerContext) -> dict[str, str]:
     return out
 
 
+INTRODUCED_NAME = re.compile(INTRODUCES.pattern + r",?\s+([A-Z][a-z]{2,})\b", re.I)
+
+
+def introduced_names(ctx: AnswerContext) -> dict[str, str]:
+    """Lower-cased name -> voice for a companion the patient introduces by relation and name ("This is my daughter,
+    Susan"): the one companion heard in the consultation, as ``relations`` finds them. The name itself is said by the
+    patient, so the name votes (``names.voice_names``) rightly leave it out."""
+    rel = relations(ctx)
+    segs = [s for s in ctx.segments if (s.get("text") or "").strip() and ctx.label_of(s)]
+    out: dict[str, str] = {}
+    for s in segs:
+        if ctx.roles.get(ctx.label_of(s) or "") != "patient" or ctx.label_of(s) in ctx.proxies:
+            continue
+        for m in INTRODUCED_NAME.finditer(s["text"]):
+            name, kin = m.group(2), canonical(m.group(1))
+            who = [lab for lab, r in rel.items() if r == kin]
+            if len(who) == 1 and name[0].isupper() and name.lower() not in NOT_NAMES:
+                out[name.lower()] = who[0]
+    return out
+
+
 def _neighbour(ctx: AnswerContext, segs: list[dict], i: int, step: int) -> str | None:
     """The nearest other voice before (step -1) or after (step 1) turn ``i``, within 15 s."""
     me, j = ctx.label_of(segs[i]), i + step
