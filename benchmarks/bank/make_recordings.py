@@ -1,11 +1,11 @@
-"""Generate the ten long question-bank test recordings (bank_rec_01, _02, _03, _04, _05, _06, _07, _08, _09, _10).
+"""Generate the eleven long question-bank test recordings (bank_rec_01, _02, ..., _10, _11).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _10: both) reading
-  scripts written for this bank; the truth text of every turn is exactly the
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _11: both; bank_rec_11 also
+  eSpeak NG's Polish voice) reading scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
   the shared development recording ``dev_long_01.flac`` at the cough spans
@@ -78,17 +78,25 @@ the neighbour and the grandson as RAVDESS lines, the patient's and the son's cou
 times and contradicts her; real coughs; the examination aloud; the diuretic increased; a safety-net), then the GP's
 speakerphone call to the district nurses (only the far side band-limited).
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _10)::
+``bank_rec_11`` (built by ``rec11.py``): a GP practice waiting room (the patient's grandson checks her in and declines
+a telephone interpreter, another patient's father and four-year-old daughter, the practice nurse, other people's
+RAVDESS remarks, a bystander's cough), an interpreted consultation of an 81-year-old Polish woman who speaks little
+English, her grandson interpreting (Polish turns by eSpeak NG's Polish voice, relayed in the third person; her own
+few English words; one mistranslation she corrects; black stools after a denial of blood: a suspected bleeding ulcer
+on ibuprofen and aspirin; his own heartburn and opinion; real coughs; a safety-net), the GP's speakerphone call to the
+hospital's acute medical registrar (only the far side band-limited), the goodbye and the corridor.
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _11)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_10``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_11``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all ten recordings are built.
+all eleven recordings are built.
 """
 
 from __future__ import annotations
@@ -176,6 +184,12 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-gb-x-rp+m8": 155,  # bank_rec_10 (the GP)
     "en-gb-scotland+f2": 145,  # bank_rec_10 (a woman of 86, a little slower)
     "en-us+m4": 165,  # bank_rec_10 (the television)
+    "en-gb-x-rp+f1": 140,  # bank_rec_11 (a Polish woman of 81: her few English words, slowly)
+    "pl+f1": 140,  # bank_rec_11 (the same woman in Polish: eSpeak NG's Polish voice, the same variant)
+    "en-gb-x-rp+m6": 170,  # bank_rec_11 (her grandson, interpreting)
+    "pl+m6": 155,  # bank_rec_11 (the grandson in Polish)
+    "en-gb-x-rp+f3@p95": 165,  # bank_rec_11 (a girl of four: pitch raised to 95)
+    "en-gb-x-gbclan+f2": 160,  # bank_rec_11 (the practice nurse)
 }
 VOICES.update(
     {
@@ -206,6 +220,13 @@ VOICES.update(
         "espeak:en-gb-x-rp+m8": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m8 (male)",
         "espeak:en-gb-scotland+f2": "eSpeak NG 1.51 en-gb-scotland (Scottish English) with variant f2 (female)",
         "espeak:en-us+m4": "eSpeak NG 1.51 en-us (American English) with variant m4 (male)",
+        "espeak:en-gb-x-rp+f1": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant f1 (female)",
+        "espeak:pl+f1": "eSpeak NG 1.51 pl (Polish) with variant f1 (female)",
+        "espeak:en-gb-x-rp+m6": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant m6 (male)",
+        "espeak:pl+m6": "eSpeak NG 1.51 pl (Polish) with variant m6 (male)",
+        "espeak:en-gb-x-rp+f3@p95": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant f3, pitch 95 "
+        "(-p 95; a child's voice)",
+        "espeak:en-gb-x-gbclan+f2": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f2 (female)",
     }
 )
 
@@ -2020,6 +2041,7 @@ deterministically from a seed):
 | `bank_rec_08.flac` + `.truth.json` | hospital respiratory clinic waiting area (the television, a healthcare assistant at the door, other people's emotional remarks), a respiratory nurse's COPD review of an older man with his wife answering for him at times and mentioning her own complaints, then the nurse's phone call three days later about the sputum result (Flite and eSpeak NG voices) |
 | `bank_rec_09.flac` + `.truth.json` | hospital medical ward bay (another patient's observations, a confused man in the next bed, an infusion-pump alarm, other people's emotional remarks), the consultant's ward round of an older man with pneumonia (the junior doctor presents him, the nurse reports observations, he corrects the presentation once), then the junior doctor's phone update to his daughter (Flite and eSpeak NG voices) |
 | `bank_rec_10.flac` + `.truth.json` | a GP home visit: the hallway on arrival (a door chime, the son's own bad knee and hay fever, the television, the daughter-in-law on her mobile about the patient's tablets, the neighbour and the grandson), the GP's consultation of an 86-year-old woman with worsening heart failure and a fall in her front room (her daughter-in-law answering for her at times and contradicting her), then the GP's speakerphone call to the district nurses (Flite and eSpeak NG voices) |
+| `bank_rec_11.flac` + `.truth.json` | a GP practice waiting room (the patient's grandson checks her in, another patient's father and little daughter, the practice nurse, other people's emotional remarks, a bystander's cough), an interpreted consultation of an 81-year-old Polish woman with black stools and stomach pain on ibuprofen and aspirin, her grandson interpreting (Polish and English; his own heartburn), the GP's speakerphone call to the hospital's acute medical registrar, the goodbye and the corridor (Flite and eSpeak NG voices, English and Polish) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -2027,7 +2049,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` to `bank_rec_10.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac` to `bank_rec_11.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -2046,8 +2068,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_10) and with
-> eSpeak NG (bank_rec_03 to bank_rec_10).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_11) and with
+> eSpeak NG (bank_rec_03 to bank_rec_11).
 
 ## Components
 
@@ -2092,8 +2114,14 @@ Required attributions:
 - bank_rec_10 mixes both engines: Flite `cmu_us_rms` (the patient's son), `cmu_us_slt` (the daughter-in-law) and
   `cmu_us_kal16` (the district nurse, heard through the GP's speakerphone); eSpeak NG `en-gb-x-rp` + variant `m8` (the
   GP), `en-gb-scotland` + variant `f2` (the patient) and `en-us` + variant `m4` (the television).
-- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py`, `rec09.py` and
-  `rec10.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
+- bank_rec_11 mixes both engines: Flite `cmu_us_slt` (the GP), `cmu_us_awb` (the receptionist), `cmu_us_rms` (another
+  patient's father) and `cmu_us_kal16` (the hospital registrar, heard through the GP's speakerphone); eSpeak NG
+  `en-gb-x-rp` + variant `f1` (the patient's few English words) and eSpeak NG's Polish voice `pl` + the same variant
+  `f1` (her Polish), `en-gb-x-rp` + variant `m6` (her grandson) and `pl` + `m6` (his Polish), `en-gb-x-rp` + variant
+  `f3` with the base pitch raised to 95 (`-p 95`; a four-year-old girl) and `en-gb-x-gbclan` + variant `f2` (the
+  practice nurse). The Polish turns' truth text is the Polish that was synthesised, with an English translation.
+- Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py`, `rec09.py`,
+  `rec10.py` and `rec11.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
   and weather in bank_rec_03 and bank_rec_08, the picture book in bank_rec_07 and the television programme in
   bank_rec_10 are invented (no third-party text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
@@ -2108,7 +2136,7 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 to bank_rec_10 is the shared cue clip
+  the S5 cough of bank_rec_03 to bank_rec_11 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
@@ -2117,11 +2145,12 @@ Required attributions:
   boy's coughs are these women's (S1, S5, S6), and in bank_rec_08 a 71-year-old man's coughs are these women's
   (S1, S3, S5, S6; S3 is a COPD patient's), and in bank_rec_09 a 68-year-old man's coughs are these women's
   (S1, S3, S5, S6), and in bank_rec_10 an 86-year-old woman's coughs and one of her son's are these women's
-  (S1, S3, S5, S6). No throat
+  (S1, S3, S5, S6), and in bank_rec_11 an 81-year-old woman's coughs (S1, S3, S5, S6) and a bystander's (S1) are
+  these women's. No throat
   clearing is included in any recording (no honestly licensed real clip was
   available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_10)
+### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_11)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -2143,9 +2172,12 @@ Required attributions:
   bed (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
   bank_rec_10 as the patient's next-door neighbour (actor 24) and her grandson (actor 05) in the hallway of her house
   (the grandson from upstairs 2 dB quieter), and heard from the hallway through the front-room door during the
-  consultation (3 dB quieter), lead-in and tail cut as in bank_rec_05.
+  consultation (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
+  bank_rec_11 as other people in a GP practice waiting room and corridor (clips not used in bank_rec_02 to
+  bank_rec_10), and one man heard from the corridor through the consulting-room door (3 dB quieter), lead-in and
+  tail cut as in bank_rec_05.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 to bank_rec_10 are not speaker-independent.
+  results on bank_rec_02 to bank_rec_11 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
@@ -2162,6 +2194,8 @@ Required attributions:
   each with a second harmonic and an exponential decay; about -28 dBFS RMS); a generated stand-in, no real doorbell
   recorded. The ring-back tone of its phone call is the same 400+450 Hz UK cadence, band-limited to 300-3400 Hz
   with the far side of the call (heard from the GP's speakerphone).
+- The ring-back tone of bank_rec_11's phone call is the same, band-limited with the registrar's side of the call (heard
+  from the consulting-room speakerphone).
 
 ## Every clip, in order
 
@@ -2321,6 +2355,7 @@ def main(argv: list[str] | None = None) -> int:
             "bank_rec_08",
             "bank_rec_09",
             "bank_rec_10",
+            "bank_rec_11",
         ],
         help="build one recording only",
     )
@@ -2441,7 +2476,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_10")
             truths["bank_rec_10"] = truth
-    if len(truths) == 10:
+        if args.only in (None, "bank_rec_11"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec11 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec11 import SPEAKERS_11, build_rec11
+
+            seed = args.seed + 11
+            tl = Timeline("bank_rec_11", seed, flite, Path(tmp), dict(SPEAKERS_11))
+            build_rec11(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_11")
+            truths["bank_rec_11"] = truth
+    if len(truths) == 11:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
