@@ -1020,3 +1020,13 @@ def test_social_history_is_smoking_alcohol_and_work_said_either_way(question):
                      "DR: I'll refer you to the stop smoking service anyway."], normalise_shorthand(question))
     got = answer(ctx)
     assert got is not None and got.first.startswith("Yes") and "smoking" in got.first and "alcohol" in got.first, got
+
+
+@pytest.mark.parametrize(("question", "main"), [
+    ("The news mentions a headache - is that anyone's actual symptom?", "is that anyone's actual symptom?"),
+    ("Did anyone mention a headache?", "Did anyone mention a headache?"),
+])
+def test_a_mention_in_the_lead_in_is_not_what_is_asked(question, main):
+    from harp_desktop.agent.answerers.speech import main_clause
+
+    assert main_clause(question) == main

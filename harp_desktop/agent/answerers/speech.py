@@ -323,11 +323,19 @@ def beyond_concepts(question: str) -> list[str]:
     return [t for t in said.focus_terms(rest) if t not in REPORTING and t not in NOT_ASKED and t not in names]
 
 
+def main_clause(question: str) -> str:
+    """The yes/no question without its lead-in ("The news mentions a headache - is that anyone's actual symptom?"
+    asks whether it is a symptom; the mention is the lead-in's)."""
+    m = lx.YESNO.match(question)
+    return question[m.start(1):] if m and m.start(1) > 0 else question
+
+
 def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
+    asks_mention = MENTION.search(main_clause(spec.question)) is not None
     concepts = question_concepts(ctx)
     by_meaning = False
-    if not concepts and not spec.category and spec.target == "speech" and not MENTION.search(spec.question):
+    if not concepts and not spec.category and spec.target == "speech" and not asks_mention:
         from harp_desktop.agent.answerers.meaning import concepts_by_meaning
 
         concepts = concepts_by_meaning(spec.question, ctx.lib.models)  # a paraphrase the vocabulary lacks
@@ -339,7 +347,7 @@ def exists(ctx: AnswerContext) -> Result:
                 # absence: the turns that carry the question's own words decide (as for any unnamed topic).
                 return _asserted(ctx)
     claim = {"kind": "speech"}
-    if MENTION.search(spec.question) and spec.subject.kind != "anyone" or (MENTION.search(spec.question) and not concepts
+    if asks_mention and spec.subject.kind != "anyone" or (asks_mention and not concepts
                                                                           and not spec.category) \
             or spec.section == "dictation":  # no findings are read from a dictation's notes register: its words
         return _mentioned(ctx, concepts)
@@ -440,7 +448,7 @@ def exists(ctx: AnswerContext) -> Result:
                                                            or not concepts) else "Yes"
         return Result(first, f"Yes — {what} {where}: " + "; ".join(parts) + ".", cited,
                       {"kind": "finding", "concepts": [f.concept for f in yes], "events": bool(heard)})
-    if not hits and concepts and MENTION.search(spec.question):
+    if not hits and concepts and asks_mention:
         # "Does anyone mention vomiting?" where no statement of it was read (a question the answer to
         # which ASR garbled): whether its words were said at all.
         named = _naming(ctx, concepts, None)
