@@ -63,6 +63,7 @@ class QuerySpec:
     cues: dict[str, str] = field(default_factory=dict)  # role -> path: "sound", "speaker", "emotion"
     wants_quote: bool = False  # "...and what were they saying?"
     topic: list[str] = field(default_factory=list)  # "while discussing X": the words of X
+    reporter: Subject | None = None  # "according to her sister, ...": whose account is asked for (not whom it is about)
     ordinal: str = "first"  # when-questions: "first" or "last" ("the final cough")
     source: str = "rules"
     confidence: float = 1.0
@@ -332,7 +333,10 @@ INCLUDING = re.compile(r"\b(including|incl\b\.?|as well as|besides|in addition t
 INNER_WHEN = re.compile(r"(?<=\w)[\s,]+(?:when|whenever|while)\b(?!\s+(?:does|did|do|is|was|were|are|has|have|had|will|"
                          r"would|can|could|should)\b)[^,?]*", re.I)  # ("near the end, when does she...": the question)
 SOURCE_FRAME = re.compile(r"\b(?:according to|going by|as (?:told|reported|described) by)\s+(?:the |her |his |their |"
-                          r"the patient's )?\w+(?:'s)?(?: (?:account|report|story|words))?\s*,?", re.I)
+                          r"the patient's )?\w+(?:'s)?(?: (?:account|report|story|words))?\s*,?"
+                          # "Susan's estimate of his trips to the loo", "his wife's account of the fall"
+                          r"|\b(?:the |her |his |their )?\w+'s (?:estimate|account|version|view|opinion|guess|report|story|"
+                          r"words)(?: of)?\b", re.I)
 
 
 # "Has mum noticed any rash on him?", "did his wife say he's been wheezy?": a yes/no question about what a relative
@@ -386,6 +390,10 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
         u_scope = u[:a.start()] + " " + u[a.end():]
     # "According to her sister, is the cough better?": who said it is the source, not whom it is about (their
     # words are read for the patient as a companion's; the frame's words are not the topic either).
+    frame = SOURCE_FRAME.search(u_scope)
+    if frame:
+        said_by, _ = parse_subjects(frame.group(0), False)
+        spec.reporter = said_by if said_by.kind in ("other", "named", "patient", "clinician") else None
     u_scope = strip_reporter(SOURCE_FRAME.sub(" ", u_scope))
     # "Back in the waiting room after seeing the doctor, what does she say...": the doctor there says when, not who.
     u_who = lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope))

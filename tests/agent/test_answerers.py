@@ -1030,3 +1030,15 @@ def test_a_mention_in_the_lead_in_is_not_what_is_asked(question, main):
     from harp_desktop.agent.answerers.speech import main_clause
 
     assert main_clause(question) == main
+
+
+def test_according_to_someone_is_their_account():
+    """"According to her daughter, ...": the daughter's words answer, not the patient's own."""
+    from harp_desktop.agent.answerers.speech import exists
+
+    lines = ["DR: Come in. Who's this with you?", "PT: This is my daughter.",
+             "DR: Do you take the water tablet every day?", "PT: Yes, every day, doctor.",
+             "CO: Not every day, she leaves it out on Tuesdays for her lunch club."]
+    assert exists(_said_ctx(lines, "Does she take the water tablet every day?")).first == "Yes"
+    got = exists(_said_ctx(lines, "According to her daughter, does she take the water tablet every day?"))
+    assert got.first == "No", got

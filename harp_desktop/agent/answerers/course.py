@@ -51,7 +51,7 @@ def answer(ctx: AnswerContext) -> Result | None:
                    and f.status in ("affirmed", "historical", "uncertain")), key=lambda f: f.start_s)
     # The course is the patient's side's to tell (a clinician's summary names the symptom, not how it goes); a
     # statement of its course counts wherever it is said (a relative in the waiting room: "cough's no better").
-    told = [f for f in said if f.role != "clinician"] or said
+    told = speech.by_reporter(ctx, [f for f in said if f.role != "clinician"] or said, lambda f: f.speaker)
     coursed = [f for f in told if COURSE_WORDS.search(speech.own_clause(f))]
     turn = _course_turn(ctx, concepts)
     last_f = coursed[-1] if coursed else None
@@ -90,4 +90,4 @@ def _course_turn(ctx: AnswerContext, concepts: list[str]) -> dict | None:
     turns = [s for s in ctx.segments if s["text"].strip() and ctx.in_window(s["start_s"], s["end_s"])
              and ctx.roles.get(ctx.label_of(s) or "") != "clinician" and COURSE_WORDS.search(s["text"])
              and set(concepts) & set(mentioned_concepts(s["text"]))]
-    return max(turns, key=lambda s: s["start_s"], default=None)
+    return max(speech.by_reporter(ctx, turns, ctx.label_of), key=lambda s: s["start_s"], default=None)

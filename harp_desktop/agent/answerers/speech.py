@@ -330,6 +330,40 @@ def main_clause(question: str) -> str:
     return question[m.start(1):] if m and m.start(1) > 0 else question
 
 
+def by_reporter(ctx: AnswerContext, items: list, speaker_of) -> list:
+    """The items said by the question's reporter ("according to her sister, ..."), when the recording has any of
+    theirs; else all of them (a note says the account was not found)."""
+    rep = ctx.spec.reporter
+    if rep is None or not items:
+        return items
+    voices = ctx.speakers_for(rep) or set()
+    mine = [x for x in items if speaker_of(x) in voices]
+    if mine:
+        return mine
+    if "_reporter_note" not in ctx.__dict__:
+        ctx.__dict__["_reporter_note"] = True
+        ctx.notes.append(f"nothing on this from {rep.describe()}: everyone's words were read")
+    return items
+
+
+def _reporter_replies(ctx: AnswerContext, verdicts: list) -> list:
+    """The reporter's turns that answer a turn carrying the topic ("Do you take it every day?" "Yes" -- and the
+    daughter: "Not every day, she leaves it out on Tuesdays"): their account needs no topic words of its own."""
+    if ctx.spec.reporter is None or not verdicts:
+        return []
+    voices = ctx.speakers_for(ctx.spec.reporter) or set()
+    turns = sorted((s for s in ctx.segments if s["text"].strip()), key=lambda s: s["start_s"])
+    out = []
+    for _, e, _ in verdicts:
+        after = [s for s in turns if e.start_s < s["start_s"] <= e.end_s + 15.0][:3]
+        for s in after:
+            if ctx.label_of(s) in voices and (NO_REPLY.search(s["text"]) or YES_REPLY.search(s["text"])):
+                status = "negated" if NO_REPLY.search(s["text"]) else "affirmed"
+                out.append((status, ctx.evidence(s, "keyword"), f"{ctx.spec.reporter.describe()}: "))
+                break
+    return out
+
+
 def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     asks_mention = MENTION.search(main_clause(spec.question)) is not None
@@ -351,7 +385,8 @@ def exists(ctx: AnswerContext) -> Result:
                                                                           and not spec.category) \
             or spec.section == "dictation":  # no findings are read from a dictation's notes register: its words
         return _mentioned(ctx, concepts)
-    pool = [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)]
+    pool = by_reporter(ctx, [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)],
+                       lambda f: f.speaker)
     if concepts:
         asked_about = set(concepts) | _diagnoses_of(concepts) | _signs_of(concepts, spec.mode)
         kinds = {CONTAINERS[c] for c in concepts if c in CONTAINERS}  # "any allergies?": a penicillin allergy is one
@@ -678,6 +713,7 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
         # ("are you managing to keep fluids down?" "Mostly"): their polarity is turned to the question's.
         flip = {"affirmed": "negated", "negated": "affirmed"}
         verdicts = [(st if NEG_PREDICATE.search(how or e.text) else flip.get(st, st), e, how) for st, e, how in verdicts]
+    verdicts = by_reporter(ctx, verdicts + _reporter_replies(ctx, verdicts), lambda v: v[1].speaker)
     if not verdicts:
         return Result("No", f"No — not mentioned {ctx.window_words()}: no turn says "
                       f"{' '.join(spec.terms[:4]) or 'it'}.", [], claim, True)
