@@ -51,7 +51,7 @@ _NUM = (rf"(?:(?<![\w.:])\d{{1,5}}(?:\.\d{{1,3}})?(?![\d:]|\.\d)"
         rf"|\b(?:(?:{_alt(_TENS)})(?:[- ](?:{_alt(_ONES)}))?|{_alt(_TEENS)}|zero|{_alt(_ONES)})\b)")
 _ORD = (rf"(?:\d{{1,3}}(?:st|nd|rd|th)|(?:{_alt(_TENS)})[- ](?:{_alt(_ORD_SMALL[:9])})"
         rf"|{_alt(_ORD_SMALL + _ORD_TENS)})\b")
-_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?|seconds?|secs?)\b"
+_UNIT = r"(?:hours?|hrs?|h|minutes?|mins?|seconds?|secs?|s)\b"  # ("23 s": a time written with its SI symbol)
 _QTY = rf"(?:{_NUM}(?:\sand\sa\shalf\b)?|\bhalf\san?\b|\ban?\shalf\b|\bhalf\b|\ban?\b)"
 _DUR = rf"{_QTY}\s?-?\s?{_UNIT}(?:\sand\sa\shalf\b|,?\s(?:and\s)?{_NUM}\s?{_UNIT})?"
 _CLOCK = r"(?<![\d:.])\d{1,3}(?::\d{2}){1,2}(?![\d:]|\.\d|\s?[ap]\.?m\b)"

@@ -99,6 +99,10 @@ CASES = [
     ("Does she take it from 2 to 3 times a day?", None, None),
     ("Who are the speakers?", None, None),
     ("", None, None),
+    # a time written with its SI symbol
+    ("Between 23 s and 598 s, did her valence rise?", D, (23.0, 598.0, None)),
+    ("between 23s and 598s when did he cough?", D, (23.0, 598.0, None)),
+    ("In the 1980s did he smoke?", D, None),
 ]
 
 
