@@ -11,6 +11,7 @@ circumplex (``DIMENSIONS``). The rationale says which segments were read.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -286,7 +287,12 @@ def _party_word(ctx: AnswerContext, subject) -> str:
 def answer_change(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     axis = spec.target if spec.target in AXIS else "arousal"
-    segs = _subject_segments(ctx, spec.subject)
+    subject = spec.subject
+    quoted = _quoted_segment(ctx) if spec.quote and subject.kind in ("gender", "anyone") else None
+    if quoted is not None:
+        # "the woman who says 'Dogs are sitting by the door' at 00:23": the voice of that line, not every woman
+        subject = replace(subject, kind="at_time", at_s=quoted["start_s"])
+    segs = _subject_segments(ctx, subject)
     claim = {"kind": "emotion", "axis": axis}
     pr = probs(ctx)
     segs = [s for s in segs if s["id"] in pr]
