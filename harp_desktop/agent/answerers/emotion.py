@@ -289,12 +289,14 @@ def answer_change(ctx: AnswerContext) -> Result:
     axis = spec.target if spec.target in AXIS else "arousal"
     subject = spec.subject
     quoted = _quoted_segment(ctx) if spec.quote and subject.kind in ("gender", "anyone") else None
-    if quoted is not None:
-        # "the woman who says 'Dogs are sitting by the door' at 00:23": the voice of that line, not every woman
-        subject = replace(subject, kind="at_time", at_s=quoted["start_s"])
     segs = _subject_segments(ctx, subject)
     claim = {"kind": "emotion", "axis": axis}
     pr = probs(ctx)
+    if quoted is not None:
+        # "the woman who says 'Dogs are sitting by the door' at 00:23": the voice of that line, not every woman --
+        # when that voice has a stretch to compare (an acted line often gets a label of its own)
+        own = [s for s in _subject_segments(ctx, replace(subject, kind="at_time", at_s=quoted["start_s"])) if s["id"] in pr]
+        segs = own if len(own) >= 2 else segs
     segs = [s for s in segs if s["id"] in pr]
     on_topic = [s for s in segs if spec.topic and _about(s["text"], spec.topic)]
     if len(on_topic) >= 2:
