@@ -160,6 +160,13 @@ WHEN_CLAUSE = re.compile(r"^\s*when\b(?! (did|does|do|was|is|were|will|has|had|c
                          r"why|did|does|do|is|was|were|has|had|can|could|would|will|are)\b)", re.I)
 
 
+# The clock time of something told, not heard ("what time was the first dose of amoxicillin given?", "at what time
+# was the boy sick?", "what time did she take her paracetamol?"): a time of day said in the recording.
+STORY_TIME = re.compile(r"\b(?:at )?what time (?:was|were|did|had)\b(?=.{0,60}\b(take|took|taken|give|given|gave|sick|"
+                        r"vomit\w*|fall|fell|fallen|wake|woke|eat|ate|dose|born|happen\w*)\b)"
+                        r"(?!.{0,80}\b(say|said|mention\w*|heard|hear|recording|ask\w*)\b)", re.I)
+
+
 # "How many" of a unit (days, doses, puffs: lx.COUNT leaves those out) asks for a number someone said, also
 # after a topic and a dash or colon ("amoxicillin course - how many days?").
 HOW_MANY_SAID = re.compile(r"\s*(?:[^,?:\u2013\u2014]{0,80}(?:,|:|\s-|\u2013|\u2014)\s*)?how many\b", re.I)
@@ -182,7 +189,7 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "who", 1.0
     if lx.EMOTION_AT.search(u) and not lx.WHEN.search(u):
         return "emotion_at", 1.0
-    if lx.SCHEDULED.search(u):
+    if lx.SCHEDULED.search(u) or STORY_TIME.search(u):
         return "what_said", 0.9
     if lx.WHEN_ALL.search(u):
         return "when_all", 1.0

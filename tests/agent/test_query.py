@@ -548,3 +548,14 @@ def test_a_yes_no_question_after_a_lead_in_or_with_a_tag_is_yes_no(question) -> 
 
 def test_is_it_this_or_that_asks_which() -> None:
     assert parse("Her first cough: was it in the waiting room or during the consultation?", DUR).operation == "describe"
+
+
+@pytest.mark.parametrize(("question", "op"), [
+    ("What time was the first dose of amoxicillin given?", "what_said"),  # a clock time told
+    ("At what time was the boy sick?", "what_said"),
+    ("What time did she take her paracetamol this morning?", "what_said"),
+    ("At what time was the first cough heard?", "when_first"),  # a moment of the recording
+    ("At what time does the doctor start the examination?", "when_first"),
+])
+def test_the_time_of_something_told_is_said_not_heard(question, op) -> None:
+    assert parse(question, DUR).operation == op

@@ -181,7 +181,22 @@ class AnswerContext:
             return set()
         from harp_desktop.findings.extract import proxy_voices
 
-        return proxy_voices(self._consultation_utterances)
+        # (a clinical phone call counts too: a mother answering the triage nurse about her toddler)
+        return proxy_voices(self._consultation_utterances) | proxy_voices(self._call_utterances)
+
+    @cached_property
+    def _call_utterances(self) -> list:
+        """The clinical phone calls' turns as the findings layer reads them."""
+        try:
+            from harp_desktop.findings.model import Turn
+            from harp_desktop.findings.vocab import load, utterances
+        except ImportError:
+            return []
+        calls = [(a, b) for k, a, b in self.sections if k == "phone_call"]
+        turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
+                      s["text"]) for s in self.segments if s["text"].strip()
+                 and any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in calls)]
+        return utterances(turns, load()) if turns else []
 
     @cached_property
     def own_voices(self) -> set[str]:
