@@ -69,3 +69,9 @@ def test_when_a_sound_stops_is_its_end(room):
     lib, res = room
     got = lib.ask(res.sha256, "When does the phone stop ringing?")
     assert abs(parse_clock(got.answer) - 9.5) <= 1.0, got.rationale
+
+
+def test_what_sound_is_heard_names_the_sound_not_the_words(room):
+    lib, res = room
+    got = lib.ask(res.sha256, "What sound can be heard at 00:12?")
+    assert got.answer == "knocking" and got.supported, got.rationale  # the knock at 12-13 s, nearest the time

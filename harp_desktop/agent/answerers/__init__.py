@@ -196,6 +196,10 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
 
         which = analyse(spec.question, False).quality or "wet or dry"
         return sounds.quality(ctx, which, SOUND_QUALITIES[which][0])
+    if op in ("describe", "what_said") and sounds.WHAT_SOUND.search(spec.question):
+        got = sounds.which_sound(ctx)  # "what sound is heard at 00:50?"
+        if got is not None:
+            return got
     if op in ("describe", "what_said"):
         got = sounds.said_after(ctx)  # "what did she say right after the phone rang?"
         if got is not None:

@@ -211,3 +211,34 @@ def said_after(ctx: AnswerContext) -> Result | None:
     return Result(turn["text"].strip()[:220],
                   f"Right after the {name} at {span(sound)}, the {speaker or 'speaker'} says at {span(cited[0])}: "
                   f"\"{turn['text'].strip()[:240]}\".", cited, claim)
+
+
+# "What sound is heard at 00:50?", "which noise comes just before she answers?": the sound events, not the words.
+WHAT_SOUND = re.compile(r"\b(what|which) (sound|noise)s?\b|\bwhat (can|could) (be|you) hear(d)?\b(?!.{0,30}\b(say|said))",
+                        re.I)
+
+
+def which_sound(ctx: AnswerContext) -> Result | None:
+    """The sound events in the question's window, nearest its anchor first ("just before X": the last before it);
+    None when none is there (the words of the window answer instead)."""
+    tags = [t for t in ctx.lib.db.tags(ctx.rec["id"], "event") if ctx.in_window(t["start_s"], t["end_s"])]
+    if not tags:
+        return None
+    rel = ctx.spec.relative[0] if ctx.spec.relative else None
+    t0 = ctx.spec.anchor_s if ctx.spec.anchor_s is not None else (
+        (ctx.spec.window[0] + ctx.spec.window[1]) / 2 if ctx.spec.window else None)
+    if rel == "before":
+        tags.sort(key=lambda t: -t["end_s"])
+    elif t0 is not None:
+        tags.sort(key=lambda t: abs((t["start_s"] + t["end_s"]) / 2 - t0))
+    else:
+        tags.sort(key=lambda t: t["start_s"])
+    first = tags[0]["label"]
+    name = AMBIENT_WORDS.get(first) or first.replace("_", " ")
+    # (what is cited carries the answer: the nearest sound's own events; the others are named in the rationale)
+    cited = [e for t in tags if t["label"] == first for e in ctx.tools.label(first, t["start_s"], t["end_s"], "event")][:3]
+    others = "; ".join(f"{AMBIENT_WORDS.get(t['label']) or t['label'].replace('_', ' ')} at {format_clock(t['start_s'])}"
+                       for t in tags[1:5] if t["label"] != first)
+    return Result(name, f"{name.capitalize()} is heard {ctx.window_words()} at {cites(cited)}"
+                  + (f"; other sounds there: {others}." if others else "."), cited, {"kind": "event", "label": first})
+
