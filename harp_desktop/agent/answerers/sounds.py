@@ -214,8 +214,7 @@ def said_after(ctx: AnswerContext) -> Result | None:
 
 
 # "What sound is heard at 00:50?", "which noise comes just before she answers?": the sound events, not the words.
-WHAT_SOUND = re.compile(r"\b(what|which) (sound|noise)s?\b|\bwhat (can|could) (be|you) hear(d)?\b(?!.{0,30}\b(say|said))",
-                        re.I)
+WHAT_SOUND = re.compile(r"\b(what|which) (sound|noise)s?\b", re.I)
 
 
 def which_sound(ctx: AnswerContext) -> Result | None:
@@ -235,6 +234,10 @@ def which_sound(ctx: AnswerContext) -> Result | None:
         tags.sort(key=lambda t: t["start_s"])
     first = tags[0]["label"]
     name = AMBIENT_WORDS.get(first) or first.replace("_", " ")
+    if first not in AMBIENT_WORDS:  # a bodily sound is someone's: "a cough (a bystander in the waiting room)"
+        owner = ctx.speaker_of_time(tags[0]["start_s"], tags[0]["end_s"], first)
+        mid = (tags[0]["start_s"] + tags[0]["end_s"]) / 2
+        name += f" ({ctx.person(owner, named=False) if owner else 'a bystander' + ctx.place_of(mid)})"
     # (what is cited carries the answer: the nearest sound's own events; the others are named in the rationale)
     cited = [e for t in tags if t["label"] == first for e in ctx.tools.label(first, t["start_s"], t["end_s"], "event")][:3]
     others = "; ".join(f"{AMBIENT_WORDS.get(t['label']) or t['label'].replace('_', ' ')} at {format_clock(t['start_s'])}"
