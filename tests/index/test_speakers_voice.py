@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from harp_desktop.agent.settle import CAM_STANDS_OUT, CAM_SURE
 from harp_desktop.index.speakers import band_limit, is_phone_band, pick_voice
 
 SR = 16000
@@ -35,7 +36,7 @@ def test_a_best_turn_that_does_not_stand_out_from_the_recording_is_no_voice() ->
     but sits no higher above the recording's typical turn than any voice does -- not found (stop 33)."""
     from harp_desktop.index.speakers import voice_present
 
-    presence = (0.33, 0.70)  # settle.CAM_STANDS_OUT, CAM_SURE
+    presence = (CAM_STANDS_OUT, CAM_SURE)
     labels = ["A", "A", "B", "B", "C", "C"]
     siblings = [0.55, 0.50, 0.45, 0.44, 0.42, 0.40]  # median 0.445: the best stands out by 0.105
     assert voice_present(siblings, labels, 0.47)  # the match alone finds it
@@ -51,6 +52,6 @@ def test_a_best_turn_that_does_not_stand_out_from_the_recording_is_no_voice() ->
 def test_a_recording_of_one_voice_or_few_turns_is_judged_by_the_match_alone() -> None:
     from harp_desktop.index.speakers import voice_present
 
-    presence = (0.33, 0.70)
+    presence = (CAM_STANDS_OUT, CAM_SURE)
     assert voice_present([0.55, 0.50, 0.52, 0.53, 0.51, 0.5], ["A"] * 6, 0.47, presence)  # a monologue: no others
     assert voice_present([0.55, 0.50, 0.52], ["A", "B", "C"], 0.47, presence)  # three turns: no typical turn
