@@ -19,9 +19,10 @@ in the recording: nothing picked):
   uses) asked where the actor has a line (always an acted one), ``actor absent`` where not.
 
 Columns: ``before`` (the stored windows and the match only: the app before stop 33), ``band`` (plus the
-voice's turns through the other channel, ``voice_match.across_channel``), ``shipped`` (``voice_match.cue_voice``:
-band plus the presence veto at settle's thresholds). ``--calibrate`` also prints the least false-found + wrong
-grid of the veto's two thresholds and the equal-error point of cross-channel band similarities.
+voice's turns through the other channel, ``voice_match.across_channel``), ``shipped`` (``voice_match.cue_voice``,
+the answerers' path: should equal ``band``), ``veto`` (band plus the presence veto measured and not wired,
+``vetoed`` at its least false-found + wrong point on the development recordings, 0.38 / 0.64). ``--calibrate``
+also prints that veto's grid.
 """
 
 from __future__ import annotations
@@ -167,20 +168,28 @@ def right(tr: dict, got: float | None) -> bool:
     return got is None if tr["want"] is None else got is not None and abs(got - tr["want"]) <= 2.0
 
 
-def vetoed(tr: dict, stands_out: float, sure: float) -> bool:
-    """speakers.voice_present's veto on a trial whose best reached the match."""
-    from harp_desktop.index.speakers import MIN_COHORT
+MIN_COHORT = 5  # turns (of at least two voices) a recording needs before its typical turn means anything
 
+
+def vetoed(tr: dict, stands_out: float, sure: float) -> bool:
+    """The presence veto measured in stop 33 and not wired (docs/decisions.md): a best turn that reached the
+    match is no voice unless it reaches ``sure`` or stands out from the recording's median turn by ``stands_out``
+    (a per-recording normalisation of the score)."""
     if tr["n"] < MIN_COHORT or tr["labels"] < 2:
         return False
     return not (tr["best"] >= sure or tr["best"] - tr["median"] >= stands_out)
+
+
+VETO = (0.38, 0.64)  # (stands out, sure): least absent-found + present-wrong on the development recordings
 
 
 def table(ts: list[dict]) -> None:
     kinds = sorted({t["kind"] for t in ts})
     print("| column | " + " | ".join(kinds) + " | present right | absent right |")
     print("| --- |" + " --- |" * (len(kinds) + 2))
-    for col in ("before", "band", "shipped"):
+    for t in ts:
+        t["veto"] = None if t["band"] is not None and vetoed(t, *VETO) else t["band"]
+    for col in ("before", "band", "shipped", "veto"):
         cells = [f"{sum(right(t, t[col]) for t in ts if t['kind'] == k)}/{sum(t['kind'] == k for t in ts)}"
                  for k in kinds]
         pres = [right(t, t[col]) for t in ts if t["want"] is not None]

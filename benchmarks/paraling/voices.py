@@ -227,13 +227,13 @@ def main() -> None:
                     help="campplus: CAM++, its band column both sides through the telephone band (no --library tables)")
     args = ap.parse_args()
     rows = run(args.max_per_speaker, None if args.encoder != "ge2e" else args.library, args.encoder)
-    print_rows(rows[:3])
+    print_rows(rows[:3], args.encoder)
     if len(rows) > 3:
         print_presence(rows[3])
 
 
-def print_rows(rows: list[list]) -> None:
-    _table(["condition", "utterances", "speakers", "EER ge2e", "EER ge2e+norm", "EER ge2e+band", "EER ge2e+rec"], rows)
+def print_rows(rows: list[list], encoder: str = "ge2e") -> None:
+    _table(["condition", "utterances", "speakers", *(f"EER {encoder}{x}" for x in ("", "+norm", "+band", "+rec"))], rows)
 
 
 def _table(head: list[str], rows: list[list]) -> None:

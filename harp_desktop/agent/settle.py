@@ -43,19 +43,6 @@ VOICE_THRESHOLDS: dict[str, tuple[float, float]] = {
 # whole recording's windows: it admits a voice's emotional line as "possibly the same voice".
 SAME_VOICE: dict[str, float] = {"ge2e": 0.608, "campplus": 0.308}
 
-# Is the cue's voice in this recording at all? (CAM++; docs/decisions.md, "Voice cues, stop 33".) A raw cosine
-# says as much about the cue and the recording as about the voice: a clip of one synthesiser scores high
-# against that synthesiser's other voices throughout a recording (eSpeak NG siblings 0.47-0.87). So, besides
-# CAM_MATCH, the best turn must stand out from the recording's typical turn -- the median of the clip's scores
-# over all its turns, a per-recording normalisation of the score -- by CAM_STANDS_OUT, or reach CAM_SURE
-# outright. Both jointly: the least false-found + wrong rate of first-speak trials on the development
-# recordings (benchmarks/paraling/voice_trials.py: cut turns as they are, 1.5 s and phone-band, clips of a
-# voice cut from another recording, RAVDESS actors' clips, voices that are absent; 720 trials): absent voices
-# found 0.253 -> 0.082, first-speak wrong 0.157 -> 0.171 (the minimum is shallow: 0.33 / 0.70 gave 0.101 /
-# 0.167). Only a veto: as a way to *find* a voice below CAM_MATCH (an acted line) it also found a real voice
-# that is not there among synthetic ones (dev-029).
-CAM_STANDS_OUT = 0.38
-CAM_SURE = 0.64
 # A turn of the cue's diarised voice heard through the other channel (a telephone line against the room) is
 # compared through the telephone band on both sides (CamPlusEncoder.embed_band, as index/phone_link.py links
 # the labels): one person's room cue against their phone turns 0.15-0.48 -> 0.60-0.90. The least false-accept +
@@ -66,12 +53,6 @@ CAM_BAND_SAME = 0.55
 def voice_thresholds(encoder: str) -> tuple[float, float]:
     """(match, near best) for the cosines of ``encoder``; GE2E's for an unknown one (older libraries)."""
     return VOICE_THRESHOLDS.get(encoder, VOICE_THRESHOLDS["ge2e"])
-
-
-def voice_presence(encoder: str) -> tuple[float, float] | None:
-    """(stands out from the recording's typical turn by, or reaches outright) for ``encoder``'s cosines;
-    None where only the match threshold decides (GE2E: never calibrated this way)."""
-    return (CAM_STANDS_OUT, CAM_SURE) if encoder == "campplus" else None
 
 
 def _cites(items: list[Evidence], limit: int = 8) -> str:

@@ -414,30 +414,6 @@ def is_phone_band(wav: np.ndarray) -> bool:
 
 
 # --- voice cues -------------------------------------------------------------------------
-MIN_COHORT = 5  # turns a recording needs (of at least two voices) before its typical turn means anything
-
-
-def voice_present(scores: list[float], labels: list[str | None], match: float,
-                  presence: tuple[float, float] | None = None) -> bool:
-    """Is an example clip's voice among these turns' (similarities to the clip, their diarised speakers)?
-
-    The best turn reaches ``match``; with ``presence`` = (stands out, sure), it must also reach ``sure`` or
-    stand out from the recording's typical turn (the median similarity) by ``stands out`` -- a per-recording
-    normalisation of the score: a clip of one synthesiser scores high against that synthesiser's other voices
-    throughout a recording (eSpeak NG siblings 0.47-0.87), so a raw cosine alone finds a voice that is not
-    there (settle.CAM_STANDS_OUT says how both were calibrated). Only a veto: a voice the match misses is not
-    found by standing out (a real voice among synthetic ones stands out whoever it is: dev-029).
-    A recording of one voice, or of fewer than MIN_COHORT turns, has no typical turn of others: ``match`` only.
-    """
-    if not scores or max(scores) < match:
-        return False
-    if presence is None or len(scores) < MIN_COHORT or len({lab for lab in labels if lab}) < 2:
-        return True
-    best = max(scores)
-    stands_out, sure = presence
-    return best >= sure or best - float(np.median(scores)) >= stands_out
-
-
 def main_voice(scored: list[tuple[float, str | None, Any]], near_best: float) -> str | None:
     """The diarised speaker the turns near the best mostly belong to (by summed similarity)."""
     best = max((s for s, _, _ in scored), default=0.0)
@@ -448,20 +424,18 @@ def main_voice(scored: list[tuple[float, str | None, Any]], near_best: float) ->
     return max(sorted(weight), key=lambda k: weight[k]) if weight else None
 
 
-def pick_voice(scored: list[tuple[float, str | None, Any]], match: float, near_best: float,
-               presence: tuple[float, float] | None = None) -> list[Any]:
+def pick_voice(scored: list[tuple[float, str | None, Any]], match: float, near_best: float) -> list[Any]:
     """The items in an example clip's voice, from (similarity, diarised speaker, item) triples.
 
-    When the voice is there at all (``voice_present``; ``scored`` should hold every turn of the recording
-    when ``presence`` is given, its median being the typical turn): those within ``near_best`` of the best,
-    and every other item of the diarised speaker those mostly belong to that still reaches ``match``. Why: a
+    Those within ``near_best`` of the best (when the best reaches ``match``), and every other
+    item of the diarised speaker those mostly belong to (``main_voice``) that still reaches ``match``. Why: a
     speaker's short or emotional turns (often the first) score below their long calm ones,
     so "near the best" alone found a later turn first (bank and dev voice-cue questions: the
     first turn right for 3 of 7); diarisation has already tied those turns to the voice.
     """
-    if not voice_present([s for s, _, _ in scored], [lab for _, lab, _ in scored], match, presence):
+    best = max((s for s, _, _ in scored), default=0.0)
+    if best < match:
         return []
-    best = max(s for s, _, _ in scored)
     main = main_voice(scored, near_best)
     return [it for s, lab, it in scored
             if s >= max(match, best - near_best) or (main is not None and lab == main and s >= match)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from harp_desktop.agent.settle import CAM_STANDS_OUT, CAM_SURE
 from harp_desktop.index.speakers import band_limit, is_phone_band, pick_voice
 
 SR = 16000
@@ -30,28 +29,3 @@ def test_pick_voice_adds_the_best_speakers_weaker_turns_only() -> None:
     assert pick_voice([], match=0.745, near_best=0.06) == []
     assert pick_voice([(0.9, None, "x"), (0.8, None, "y")], match=0.745, near_best=0.06) == ["x"]
 
-
-def test_a_best_turn_that_does_not_stand_out_from_the_recording_is_no_voice() -> None:
-    """A clip of one synthesiser matches its sibling voices throughout a recording: the best turn reaches the match
-    but sits no higher above the recording's typical turn than any voice does -- not found (stop 33)."""
-    from harp_desktop.index.speakers import voice_present
-
-    presence = (CAM_STANDS_OUT, CAM_SURE)
-    labels = ["A", "A", "B", "B", "C", "C"]
-    siblings = [0.55, 0.50, 0.45, 0.44, 0.42, 0.40]  # median 0.445: the best stands out by 0.105
-    assert voice_present(siblings, labels, 0.47)  # the match alone finds it
-    assert not voice_present(siblings, labels, 0.47, presence)
-    assert pick_voice(list(zip(siblings, labels, range(6), strict=True)), 0.47, 0.10, presence) == []
-    own = [0.55, 0.50, 0.10, 0.08, 0.05, 0.02]  # the same best over a recording of other voices: it stands out
-    assert voice_present(own, labels, 0.47, presence)
-    assert voice_present([0.75, 0.74, 0.72, 0.7, 0.7, 0.7], labels, 0.47, presence)  # sure outright
-    # only a veto: a best below the match is not found however much it stands out
-    assert not voice_present([0.40, 0.02, 0.01, 0.0, 0.0, 0.0], labels, 0.47, presence)
-
-
-def test_a_recording_of_one_voice_or_few_turns_is_judged_by_the_match_alone() -> None:
-    from harp_desktop.index.speakers import voice_present
-
-    presence = (CAM_STANDS_OUT, CAM_SURE)
-    assert voice_present([0.55, 0.50, 0.52, 0.53, 0.51, 0.5], ["A"] * 6, 0.47, presence)  # a monologue: no others
-    assert voice_present([0.55, 0.50, 0.52], ["A", "B", "C"], 0.47, presence)  # three turns: no typical turn

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from harp_desktop.agent.settle import CAM_BAND_SAME, SAME_VOICE, voice_presence, voice_thresholds
+from harp_desktop.agent.settle import CAM_BAND_SAME, SAME_VOICE, voice_thresholds
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
@@ -57,22 +57,22 @@ BAND_MAX_S = 8.0  # of a turn compared through the telephone band: CAM++ costs ~
 def cue_voice(tools: RecordingTools, wav, duration_s: float, label_of: Callable[[Evidence], str | None],
               audio: Callable[[float, float], np.ndarray] | None = None) -> list[Evidence]:
     """The recording's segments in the voice of the clip ``wav``, in time order: every turn scored by its best
-    speaker window (``tools.speaker``), picked by ``speakers.pick_voice`` with the encoder's thresholds --
-    where calibrated (CAM++), the voice is there when its best turn stands out from the recording's typical
-    turn (settle.voice_presence) -- and, given ``audio`` (start, end -> samples), the turns of the picked
+    speaker window (``tools.speaker``), picked by ``speakers.pick_voice`` with the encoder's thresholds, and,
+    given ``audio`` (start, end -> samples), the turns of the picked
     voice heard through the other channel than the clip that match it through the telephone band
     (``across_channel``). Shared by the answerers and benchmarks/paraling/voice_cues.py (what is measured is
     what answers). Each item's ``speaker_label`` is its diarised speaker (``label_of``)."""
     from harp_desktop.index.speakers import main_voice, pick_voice
 
-    # Every turn, not the best few hundred: the median of all of them is the recording's typical turn.
+    # Every turn, not the best few hundred: the voice's turns through the other channel may score below hundreds of
+    # other voices' turns (a phone turn at 0.15) and are still its own (``across_channel``).
     scored = tools.speaker(wav, None, 0.0, duration_s, k=1_000_000)
     for e in scored:
         e.speaker_label = label_of(e)  # type: ignore[attr-defined]
     encoder = tools.voice_encoder
     match, near_best = voice_thresholds(encoder)
     triples = [(e.scores["speaker"], e.speaker_label, e) for e in scored]  # type: ignore[attr-defined]
-    picked = pick_voice(triples, match, near_best, voice_presence(encoder))
+    picked = pick_voice(triples, match, near_best)
     if picked and audio is not None and encoder == "campplus":
         main = main_voice(triples, near_best)
         chosen = {id(e) for e in picked}
