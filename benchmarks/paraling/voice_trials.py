@@ -22,7 +22,10 @@ Columns: ``before`` (the stored windows and the match only: the app before stop 
 voice's turns through the other channel, ``voice_match.across_channel``), ``shipped`` (``voice_match.cue_voice``,
 the answerers' path: should equal ``band``), ``veto`` (band plus the presence veto measured and not wired,
 ``vetoed`` at its least false-found + wrong point on the development recordings, 0.38 / 0.64). ``--calibrate``
-also prints that veto's grid.
+also prints that veto's grid. ``--band-pairs``: settle.CAM_BAND_SAME's calibration -- every (cut-turn clip, turn
+heard through the other channel) pair of the development recordings (``findings.band.phone_band`` of each side),
+the same person or not by the truth: equal-error and least false-accept + false-reject points of the similarity
+through the telephone band, and, for room clips against phone turns, the raw best-window EER beside it.
 """
 
 from __future__ import annotations
@@ -213,12 +216,61 @@ def calibrate(ts: list[dict]) -> None:
     print(f"  no veto: absent found {fa0:.3f}, present wrong {fr0:.3f} (sum {fa0 + fr0:.3f})")
 
 
+def band_pairs(library: str, recordings: tuple[str, ...]) -> None:
+    """CAM_BAND_SAME's calibration (module docstring, ``--band-pairs``)."""
+    from diar.voices_eer import eer
+    from paraling.voice_cues import _audio, _tools, _Without
+
+    from harp_desktop.api import Library
+    from harp_desktop.findings.band import phone_band
+
+    ts = [t for t in trials(recordings) if t["kind"].startswith("same")]
+    seg_emb: dict = {}
+    band, raw, same, room_clip = [], [], [], []
+    with Library(library) as lib:
+        recs = {Path(r["path"]).stem: r for r in lib.db.db.query("SELECT * FROM recordings")}
+        for tr in ts:
+            clip_phone = phone_band(tr["cue"], 0.0, len(tr["cue"]) / 16000)
+            if clip_phone is None:
+                continue
+            rec, truth = recs[tr["rec"]], truth_turns(tr["rec"])
+            tools, audio = _tools(_Without(lib, *tr["excl"]), rec, None), _audio(lib, rec)
+            cue = tools.band_embeddings([tr["cue"]])[0]
+            for e in tools.speaker(tr["cue"], None, 0.0, rec["duration_s"], 1_000_000):
+                key = (tr["rec"], e.segment_id)
+                if key not in seg_emb:
+                    x = audio(e.start_s, e.end_s)
+                    seg_emb[key] = (phone_band(x, 0.0, len(x) / 16000), tools.band_embeddings([x[: 8 * 16000]])[0])
+                turn_phone, emb = seg_emb[key]
+                over: dict[str, float] = {}
+                for t in truth:
+                    over[t["voice"]] = over.get(t["voice"], 0.0) + max(0.0, min(e.end_s, t["b"]) - max(e.start_s, t["a"]))
+                if turn_phone is None or turn_phone == clip_phone or not over or max(over.values()) <= 0:
+                    continue
+                band.append(float(emb @ cue))
+                raw.append(e.scores["speaker"])
+                same.append(max(over, key=over.get) == tr["voice"])
+                room_clip.append(not clip_phone)
+    b, r, t, rc = map(np.array, (band, raw, same, room_clip))
+    cand = np.unique(np.round(b, 3))
+    least = min(((b[~t] >= c).mean() + (b[t] < c).mean(), c) for c in cand)[1]
+    equal = cand[int(np.argmin([abs((b[t] < c).mean() - (b[~t] >= c).mean()) for c in cand]))]
+    print(f"{len(t)} cross-channel pairs ({t.sum()} of one person): through the band EER {eer(b, t):.3f}, "
+          f"equal-error point {equal:.3f}, least FA + FR at {least:.3f}")
+    print(f"room clip x phone turn ({rc.sum()} pairs): EER raw best window {eer(r[rc], t[rc]):.3f}, "
+          f"through the band {eer(b[rc], t[rc]):.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("library")
     ap.add_argument("--recordings", default=",".join(DEV_RECORDINGS))
     ap.add_argument("--calibrate", action="store_true")
+    ap.add_argument("--band-pairs", action="store_true", help="only CAM_BAND_SAME's calibration")
     args = ap.parse_args()
+    if args.band_pairs:
+        band_pairs(args.library, tuple(args.recordings.split(",")))
+        return
     ts = run(args.library, tuple(args.recordings.split(",")))
     print(f"{len(ts)} trials: " + ", ".join(f"{k} {v}" for k, v in sorted(collections.Counter(t['kind'] for t in ts).items())))
     table(ts)

@@ -54,7 +54,7 @@ def voice_segments(ctx: VoiceContext, wav, across_channel: bool = True) -> list[
 BAND_MAX_S = 8.0  # of a turn compared through the telephone band: CAM++ costs ~15 ms per second of audio
 
 
-def cue_voice(tools: RecordingTools, wav, duration_s: float, label_of: Callable[[Evidence], str | None],
+def cue_voice(tools: RecordingTools, wav: np.ndarray, duration_s: float, label_of: Callable[[Evidence], str | None],
               audio: Callable[[float, float], np.ndarray] | None = None) -> list[Evidence]:
     """The recording's segments in the voice of the clip ``wav``, in time order: every turn scored by its best
     speaker window (``tools.speaker``), picked by ``speakers.pick_voice`` with the encoder's thresholds, and,
@@ -81,7 +81,7 @@ def cue_voice(tools: RecordingTools, wav, duration_s: float, label_of: Callable[
     return sorted(picked, key=lambda e: e.start_s)
 
 
-def across_channel(tools: RecordingTools, wav, turns: list[Evidence],
+def across_channel(tools: RecordingTools, wav: np.ndarray, turns: list[Evidence],
                    audio: Callable[[float, float], np.ndarray]) -> list[Evidence]:
     """Those of ``turns`` (the picked voice's own, by diarisation, below the match) heard through the other
     channel than the clip -- one on a telephone line, the other in the room (``findings.band.phone_band``,
