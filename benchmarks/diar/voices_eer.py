@@ -7,8 +7,9 @@ diarisation mixes of this folder (eSpeak NG voices, phone band, television): eve
 speaker speech turn >= 1.5 s of dev_long_01, bank_rec_01/02 and benchmarks/diar/*.flac (a
 synthetic voice is one speaker across recordings) plus ser-train clips of RAVDESS actors 01,
 02, 05, 06, 24. Conditions: ``full``; ``short`` (first 1.5 s); ``phone`` (one side of each
-pair band-limited 300-3400 Hz); ``same engine`` (only pairs of two eSpeak NG utterances:
-different variants of one synthesiser, the voices GE2E merged).
+pair band-limited 300-3400 Hz; for CAM++ also with both sides heard through the telephone band,
+``embed_band``); ``same engine`` (only pairs of two eSpeak NG utterances: different variants of one
+synthesiser, the voices GE2E merged).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def main() -> None:
     args = ap.parse_args()
     from harp_desktop import weights
     from harp_desktop.index.campplus import CamPlusEncoder
-    from harp_desktop.index.speakers import SpeakerEncoder, band_limit
+    from harp_desktop.index.speakers import PHONE_BAND_HZ, SpeakerEncoder, band_limit
 
     utts = utterances(args.max_per_speaker)
     spk = [s for s, _ in utts]
@@ -97,6 +98,15 @@ def main() -> None:
         phone = np.stack([enc.embed(band_limit(x)) for _, x in utts])
         print(f"| {name} | {trial_eer(full, full, spk):.3f} | {trial_eer(short, short, spk):.3f} | "
               f"{trial_eer(phone, full, spk):.3f} | {trial_eer(full, full, spk, espeak):.3f} |", flush=True)
+        if hasattr(enc, "embed_band"):
+            # stop 33: a phone-band cue against full-band speech, both sides heard through the telephone band
+            # (CamPlusEncoder.embed_band, as voice_match.across_channel compares a voice across channels)
+            def band(xs: list[np.ndarray], enc=enc) -> np.ndarray:
+                e = np.concatenate([enc.embed_band([x], PHONE_BAND_HZ) for x in xs])
+                return e / np.linalg.norm(e, axis=1, keepdims=True)
+
+            b_phone, b_full = band([band_limit(x) for _, x in utts]), band([x for _, x in utts])
+            print(f"| {name}, both sides through the band | - | - | {trial_eer(b_phone, b_full, spk):.3f} | - |")
 
 
 if __name__ == "__main__":

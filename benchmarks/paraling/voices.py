@@ -20,7 +20,10 @@ app would score it: every ordered pair (cue i, turn j), both minus the mean spea
 of j's recording (from ``--library`` when it holds the recording, else the mean of that
 origin's utterances in the list), renormalised.
 
-With ``--library``, also "is the cue's voice in this recording?": each utterance as a cue
+``--encoder campplus``: the same lists on CAM++ (its "+band" column: both sides heard through the
+telephone band, ``CamPlusEncoder.embed_band``, as voice cues compare a voice across channels since stop 33).
+
+With ``--library`` (GE2E), also "is the cue's voice in this recording?": each utterance as a cue
 against every other indexed recording (not bank_rec_03, held out), best speaker-window
 score of the recording, raw against recording-normalised: detection EER, how many present
 voices each finds where it falsely finds as many absent ones as the raw 0.745
@@ -123,11 +126,13 @@ def recording_means(origin: list[str], full: np.ndarray, library: str | None) ->
     return means
 
 
-def run(max_per: int, library: str | None = None) -> list[list]:
+def run(max_per: int, library: str | None = None, encoder: str = "ge2e") -> list[list]:
     from harp_desktop import weights
-    from harp_desktop.index.speakers import SpeakerEncoder, band_limit
+    from harp_desktop.index.campplus import CamPlusEncoder
+    from harp_desktop.index.speakers import PHONE_BAND_HZ, SpeakerEncoder, band_limit
 
-    enc = SpeakerEncoder(weights.model_file("speaker", "pretrained.pt"))
+    enc = SpeakerEncoder(weights.model_file("speaker", "pretrained.pt")) if encoder == "ge2e" else \
+        CamPlusEncoder(weights.model_file("speaker-campplus", "campplus_cn_en_common.pt"))
     utts = utterances(max_per)
     spk = [u[0] for u in utts]
 
@@ -141,6 +146,14 @@ def run(max_per: int, library: str | None = None) -> list[list]:
     full = emb([u[2] for u in utts])
     short = emb([u[2][:24000] for u in utts])
     phone = emb([band_limit(u[2]) for u in utts])
+    if encoder == "campplus":  # "+band": both sides heard through the telephone band (embed_band, stop 33)
+        def band(xs: list[np.ndarray]) -> np.ndarray:
+            e = np.concatenate([enc.embed_band([x], PHONE_BAND_HZ) for x in xs])
+            return e / np.linalg.norm(e, axis=1, keepdims=True)
+
+        band_eer = trial_eer(band([band_limit(u[2]) for u in utts]), band([u[2] for u in utts]), spk)
+    else:
+        band_eer = trial_eer(phone, phone, spk)
     origin = [u[1] for u in utts]
     means = recording_means(origin, full, library)
     rows = [["full", len(utts), len(set(spk)), trial_eer(full, full, spk), trial_eer(norm(full, full.mean(0)),
@@ -149,9 +162,9 @@ def run(max_per: int, library: str | None = None) -> list[list]:
              trial_eer(norm(short, short.mean(0)), norm(short, short.mean(0)), spk), "-",
              rec_trial_eer(short, short, spk, origin, means)],
             ["phone-band cue", len(utts), len(set(spk)), trial_eer(phone, full, spk),
-             trial_eer(norm(phone, phone.mean(0)), norm(full, full.mean(0)), spk), trial_eer(phone, phone, spk),
+             trial_eer(norm(phone, phone.mean(0)), norm(full, full.mean(0)), spk), band_eer,
              rec_trial_eer(phone, full, spk, origin, means)]]
-    if library:
+    if library and encoder == "ge2e":
         rows.append(presence(library, {"full": full, "short 1.5 s": short, "phone-band cue": phone}, utts))
     return rows
 
@@ -210,15 +223,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-per-speaker", type=int, default=8)
     ap.add_argument("--library", help="an indexed library holding the recordings (their mean voices)")
+    ap.add_argument("--encoder", choices=("ge2e", "campplus"), default="ge2e",
+                    help="campplus: CAM++, its band column both sides through the telephone band (no --library tables)")
     args = ap.parse_args()
-    rows = run(args.max_per_speaker, args.library)
-    print_rows(rows[:3])
+    rows = run(args.max_per_speaker, None if args.encoder != "ge2e" else args.library, args.encoder)
+    print_rows(rows[:3], args.encoder)
     if len(rows) > 3:
         print_presence(rows[3])
 
 
-def print_rows(rows: list[list]) -> None:
-    _table(["condition", "utterances", "speakers", "EER ge2e", "EER ge2e+norm", "EER ge2e+band", "EER ge2e+rec"], rows)
+def print_rows(rows: list[list], encoder: str = "ge2e") -> None:
+    _table(["condition", "utterances", "speakers", *(f"EER {encoder}{x}" for x in ("", "+norm", "+band", "+rec"))], rows)
 
 
 def _table(head: list[str], rows: list[list]) -> None:

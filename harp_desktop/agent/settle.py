@@ -43,6 +43,12 @@ VOICE_THRESHOLDS: dict[str, tuple[float, float]] = {
 # whole recording's windows: it admits a voice's emotional line as "possibly the same voice".
 SAME_VOICE: dict[str, float] = {"ge2e": 0.608, "campplus": 0.308}
 
+# A turn of the cue's diarised voice heard through the other channel (a telephone line against the room) is
+# compared through the telephone band on both sides (CamPlusEncoder.embed_band, as index/phone_link.py links
+# the labels): one person's room cue against their phone turns 0.15-0.48 -> 0.60-0.90. The least false-accept +
+# false-reject point of such cross-channel pairs (cue against turn, development recordings: EER 0.042).
+CAM_BAND_SAME = 0.55
+
 
 def voice_thresholds(encoder: str) -> tuple[float, float]:
     """(match, near best) for the cosines of ``encoder``; GE2E's for an unknown one (older libraries)."""

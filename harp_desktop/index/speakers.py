@@ -414,11 +414,21 @@ def is_phone_band(wav: np.ndarray) -> bool:
 
 
 # --- voice cues -------------------------------------------------------------------------
+def main_voice(scored: list[tuple[float, str | None, Any]], near_best: float) -> str | None:
+    """The diarised speaker the turns near the best mostly belong to (by summed similarity)."""
+    best = max((s for s, _, _ in scored), default=0.0)
+    weight: dict[str, float] = {}
+    for s, lab, _ in scored:
+        if lab and s >= best - near_best:
+            weight[lab] = weight.get(lab, 0.0) + s
+    return max(sorted(weight), key=lambda k: weight[k]) if weight else None
+
+
 def pick_voice(scored: list[tuple[float, str | None, Any]], match: float, near_best: float) -> list[Any]:
     """The items in an example clip's voice, from (similarity, diarised speaker, item) triples.
 
     Those within ``near_best`` of the best (when the best reaches ``match``), and every other
-    item of the diarised speaker those mostly belong to that still reaches ``match``. Why: a
+    item of the diarised speaker those mostly belong to (``main_voice``) that still reaches ``match``. Why: a
     speaker's short or emotional turns (often the first) score below their long calm ones,
     so "near the best" alone found a later turn first (bank and dev voice-cue questions: the
     first turn right for 3 of 7); diarisation has already tied those turns to the voice.
@@ -426,10 +436,6 @@ def pick_voice(scored: list[tuple[float, str | None, Any]], match: float, near_b
     best = max((s for s, _, _ in scored), default=0.0)
     if best < match:
         return []
-    weight: dict[str, float] = {}
-    for s, lab, _ in scored:
-        if lab and s >= best - near_best:
-            weight[lab] = weight.get(lab, 0.0) + s
-    main = max(sorted(weight), key=lambda k: weight[k]) if weight else None
+    main = main_voice(scored, near_best)
     return [it for s, lab, it in scored
             if s >= max(match, best - near_best) or (main is not None and lab == main and s >= match)]

@@ -179,6 +179,14 @@ class RecordingTools:
         v = np.asarray(emb, np.float32).mean(axis=0)
         return v / max(float(np.linalg.norm(v)), 1e-9)
 
+    def band_embeddings(self, clips: list[np.ndarray]) -> np.ndarray:
+        """Unit CAM++ embeddings of ``clips`` heard only through the telephone band (``CamPlusEncoder.embed_band``,
+        the phone-link comparison): a voice through a phone line and in the room, each so, match again."""
+        from harp_desktop.index.speakers import PHONE_BAND_HZ
+
+        e = self.lib.models.diariser().embed_band(clips, PHONE_BAND_HZ)
+        return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-12)
+
     def audio_emb(self, cue: Path | np.ndarray, start_s: float, end_s: float, k: int = 10) -> list[Evidence]:
         """Moments that sound like the cue: per-frame YAMNet embeddings, peaks merged into spans."""
         vec = self.cue_embedding(cue, "audio")

@@ -3,6 +3,8 @@ not in the recording is answered as not found."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from harp_desktop.agent.plan import Plan
 from harp_desktop.agent.settle import (
     CAM_MATCH,
@@ -83,3 +85,52 @@ def test_close_turns_mark_only_those_possibly_the_same_voice():
     assert SAME_VOICE["campplus"] < CAM_MATCH and SAME_VOICE["ge2e"] < VOICE_MATCH
     ge2e = close_turns(_Ctx(_Tools("ge2e", {1: 0.70, 2: 0.35})), None, [(0.0, 10.0)])
     assert [same for *_, same in ge2e] == [True, False]  # the same 0.35 on GE2E's scale is another voice
+
+
+def _band(x: np.ndarray) -> np.ndarray:
+    """``x`` through a brick-wall 300-3400 Hz band: a telephone line as findings.band.phone_band hears one."""
+    spec = np.fft.rfft(x)
+    f = np.fft.rfftfreq(len(x), 1 / 16000)
+    spec[(f < 300) | (f > 3400)] = 0
+    return np.fft.irfft(spec, len(x)).astype(np.float32)
+
+
+class _BandTools:
+    """A recording of turns (start -> (score, label, audio)); ``band_embeddings`` gives each clip the unit vector
+    its first sample selects, so a test says which turns match the clip through the band."""
+
+    voice_encoder = "campplus"
+
+    def __init__(self, turns: dict[int, tuple[float, str, np.ndarray]], same: set[int]) -> None:
+        self.turns, self.same, self.embedded = turns, same, []
+
+    def speaker(self, wav, name, a, b, k=20):
+        got = [Evidence(float(i), i + 1.0, i, None, "", [], {"speaker": s}) for i, (s, _, _) in self.turns.items()]
+        return sorted(got, key=lambda e: -e.scores["speaker"])[:k]
+
+    def band_embeddings(self, clips):
+        self.embedded.append(len(clips))
+        return np.stack([np.eye(2)[0]] + [np.eye(2)[0] if c[0] == 1.0 else np.eye(2)[1] for c in clips[1:]])
+
+
+def test_the_voices_phone_turns_are_found_through_the_telephone_band():
+    """bank_rec_08: the patient's room clip scores his own phone turn "Hello, nurse." 0.15 on CAM++; diarisation has
+    it as his, and through the telephone band on both sides it matches (0.63): it is his first phone turn. Another
+    voice's phone turn, or a turn of his in the room, is not rescored."""
+    from harp_desktop.agent.answerers.voice_match import cue_voice
+
+    rng = np.random.default_rng(0)
+    room = (rng.standard_normal(3 * 16000) * 0.1).astype(np.float32)
+    phone = _band(room)
+    mine, other = phone.copy(), phone.copy()
+    mine[0] = 1.0  # band_embeddings: the same voice through the band
+    turns = {0: (0.20, "A", room), 5: (0.12, "B", room), 10: (0.90, "A", room), 12: (0.85, "A", room),
+             20: (0.15, "A", mine), 30: (0.40, "B", other), 40: (0.10, "C", room), 50: (0.30, "A", other)}
+    tools = _BandTools(turns, {20})
+    audio = {float(i): a for i, (_, _, a) in turns.items()}
+    got = cue_voice(tools, room, 60.0, lambda e: turns[int(e.start_s)][1], lambda a, b: audio[a])
+    assert [e.start_s for e in got] == [10.0, 12.0, 20.0]
+    assert got[-1].scores["speaker_band"] == 1.0 and "speaker_band" not in got[0].scores
+    assert tools.embedded == [3]  # the clip and A's two phone turns below the match; A's room turn 0 is not
+    plain = cue_voice(tools, room, 60.0, lambda e: turns[int(e.start_s)][1])  # no audio: the stored windows only
+    assert [e.start_s for e in plain] == [10.0, 12.0]

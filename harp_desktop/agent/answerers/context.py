@@ -345,7 +345,9 @@ class AnswerContext:
         wav = self.cue_wavs.get("speaker")
         if wav is None:
             return set()
-        return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}
+        # only the voices: their turns heard through the other channel add none (voice_match.across_channel)
+        return {e.speaker_label for e in voice_segments(self, wav, across_channel=False)
+                if getattr(e, "speaker_label", None)}
 
     def audio(self, a: float, b: float):
         """The decoded recording between a and b (16 kHz float32), from the library's audio cache."""
@@ -362,7 +364,8 @@ class AnswerContext:
         heard minutes apart into two labels, and "the man at 00:28" means the person, not the label."""
         try:
             wav = self.audio(seg["start_s"], seg["end_s"])
-            return {e.speaker_label for e in voice_segments(self, wav) if getattr(e, "speaker_label", None)}
+            return {e.speaker_label for e in voice_segments(self, wav, across_channel=False)
+                    if getattr(e, "speaker_label", None)}
         except Exception:  # noqa: BLE001 - no audio cache (a moved library): the label alone
             return {self.label_of(seg)} if self.label_of(seg) else set()
 

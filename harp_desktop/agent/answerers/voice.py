@@ -21,8 +21,10 @@ def answer(ctx: AnswerContext) -> Result:
         return Result(first, f"No — not heard: no speech {where} matches the example voice closely enough.",
                       [], claim, ctx.spec.operation == "exists")
     best = hits[0]
+    band = best.scores.get("speaker_band")  # a turn through the other channel, compared through the phone band
+    sim = f"{best.scores['speaker']:.2f}" + (f"; {band:.2f} heard through the telephone band" if band else "")
     why = (f"The example voice matches {len(hits)} segment(s) {where}, first at {span(best)} "
-           f"(voice similarity {best.scores['speaker']:.2f}); also {cites(hits[1:]) or 'none'}.")
+           f"(voice similarity {sim}); also {cites(hits[1:]) or 'none'}.")
     if ctx.spec.operation == "exists":
         return Result("Yes", why, hits, claim)
     if ctx.spec.operation == "count":
@@ -36,7 +38,7 @@ def identify(ctx: AnswerContext) -> Result:
     recording shows them to be (receptionist, the husband the patient introduces)."""
     wav = ctx.cue_wavs.get("speaker")
     claim = {"kind": "voice"}
-    hits = voice_segments(ctx, wav) if wav is not None else []
+    hits = voice_segments(ctx, wav, across_channel=False) if wav is not None else []  # whose: the voices only
     if not hits:
         return Result("Not found", "No speech in the recording matches the example voice closely enough.", [], claim,
                       False)

@@ -7,11 +7,12 @@ context.py can import it without importing the answerers that import context.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import numpy as np
 
-from harp_desktop.agent.settle import SAME_VOICE, voice_thresholds
+from harp_desktop.agent.settle import CAM_BAND_SAME, SAME_VOICE, voice_thresholds
 from harp_desktop.retrieval.tools import RecordingTools
 from harp_desktop.types import Evidence
 
@@ -34,25 +35,82 @@ class VoiceContext(Protocol):
 MALE_MAX_HZ = 155.0  # median F0 below this: a man's voice (adult male ~85-180 Hz, female ~165-255 Hz)
 
 
-def voice_segments(ctx: VoiceContext, wav) -> list[Evidence]:
-    """Segments in the clip's voice, in time order (``speakers.pick_voice``)."""
+def voice_segments(ctx: VoiceContext, wav, across_channel: bool = True) -> list[Evidence]:
+    """Segments in the clip's voice, in time order (``cue_voice``). ``across_channel``: also confirm the voice's
+    turns heard through the other channel (a phone line against the room); callers that want only the voices
+    (labels) skip it, as it adds turns of a voice already found, never another voice."""
     key = "_voice_cache"
     cache = ctx.__dict__.setdefault(key, {})
-    if id(wav) in cache:
-        return cache[id(wav)]
-    dur = float(ctx.rec["duration_s"])
-    scored = ctx.tools.speaker(wav, None, 0.0, dur, k=400)
+    if (id(wav), across_channel) in cache:
+        return cache[(id(wav), across_channel)]
     by_id = {s["id"]: s for s in ctx.segments}
-    for e in scored:
-        seg = by_id.get(e.segment_id)
-        e.speaker_label = ctx.label_of(seg) if seg else None  # type: ignore[attr-defined]
-    from harp_desktop.index.speakers import pick_voice  # near the best, plus the best's diarised speaker
+    out = cue_voice(ctx.tools, wav, float(ctx.rec["duration_s"]),
+                    lambda e: ctx.label_of(by_id[e.segment_id]) if e.segment_id in by_id else None,
+                    ctx.audio if across_channel else None)
+    cache[(id(wav), across_channel)] = out
+    return out
 
-    # The thresholds of the encoder whose windows scored the cue (CAM++ where stored, else GE2E).
-    picked = pick_voice([(e.scores["speaker"], e.speaker_label, e) for e in scored],  # type: ignore[attr-defined]
-                        *voice_thresholds(ctx.tools.voice_encoder))
-    out = sorted(picked, key=lambda e: e.start_s)
-    cache[id(wav)] = out
+
+BAND_MAX_S = 8.0  # of a turn compared through the telephone band: CAM++ costs ~15 ms per second of audio
+
+
+def cue_voice(tools: RecordingTools, wav: np.ndarray, duration_s: float, label_of: Callable[[Evidence], str | None],
+              audio: Callable[[float, float], np.ndarray] | None = None) -> list[Evidence]:
+    """The recording's segments in the voice of the clip ``wav``, in time order: every turn scored by its best
+    speaker window (``tools.speaker``), picked by ``speakers.pick_voice`` with the encoder's thresholds, and,
+    given ``audio`` (start, end -> samples), the turns of the picked
+    voice heard through the other channel than the clip that match it through the telephone band
+    (``across_channel``). Shared by the answerers and benchmarks/paraling/voice_cues.py (what is measured is
+    what answers). Each item's ``speaker_label`` is its diarised speaker (``label_of``)."""
+    from harp_desktop.index.speakers import main_voice, pick_voice
+
+    # Every turn, not the best few hundred: the voice's turns through the other channel may score below hundreds of
+    # other voices' turns (a phone turn at 0.15) and are still its own (``across_channel``).
+    scored = tools.speaker(wav, None, 0.0, duration_s, k=1_000_000)
+    for e in scored:
+        e.speaker_label = label_of(e)  # type: ignore[attr-defined]
+    encoder = tools.voice_encoder
+    match, near_best = voice_thresholds(encoder)
+    triples = [(e.scores["speaker"], e.speaker_label, e) for e in scored]  # type: ignore[attr-defined]
+    picked = pick_voice(triples, match, near_best)
+    if picked and audio is not None and encoder == "campplus":
+        main = main_voice(triples, near_best)
+        chosen = {id(e) for e in picked}
+        picked += across_channel(tools, wav, [e for e in scored if id(e) not in chosen and main is not None
+                                              and e.speaker_label == main], audio)  # type: ignore[attr-defined]
+    return sorted(picked, key=lambda e: e.start_s)
+
+
+def across_channel(tools: RecordingTools, wav: np.ndarray, turns: list[Evidence],
+                   audio: Callable[[float, float], np.ndarray]) -> list[Evidence]:
+    """Those of ``turns`` (the picked voice's own, by diarisation, below the match) heard through the other
+    channel than the clip -- one on a telephone line, the other in the room (``findings.band.phone_band``,
+    the test index/phone_link.py linked the labels by) -- whose voice matches the clip's when both are heard
+    through the telephone band (settle.CAM_BAND_SAME). Why: the line takes away the bands CAM++ leans on, so
+    a room clip scores a person's phone turns like another voice's (bank_rec_08's patient, "Hello, nurse."
+    on the line: 0.15; through the band 0.63), and a phone clip their room turns. Each item added carries
+    its band similarity in ``scores["speaker_band"]``."""
+    from harp_desktop.audio.decode import SAMPLE_RATE
+    from harp_desktop.findings.band import phone_band
+
+    clip_phone = phone_band(np.asarray(wav, np.float32), 0.0, len(wav) / SAMPLE_RATE)
+    if clip_phone is None or not turns:
+        return []
+    other, clips = [], []
+    for e in turns:
+        x = audio(e.start_s, e.end_s)
+        turn_phone = phone_band(x, 0.0, len(x) / SAMPLE_RATE)
+        if turn_phone is not None and turn_phone != clip_phone:
+            other.append(e)
+            clips.append(x[: int(BAND_MAX_S * SAMPLE_RATE)])
+    if not other:
+        return []
+    emb = tools.band_embeddings([np.asarray(wav, np.float32), *clips])
+    out = []
+    for e, sim in zip(other, emb[1:] @ emb[0], strict=True):
+        if float(sim) >= CAM_BAND_SAME:
+            e.scores["speaker_band"] = float(sim)
+            out.append(e)
     return out
 
 
