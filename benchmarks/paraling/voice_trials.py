@@ -211,6 +211,13 @@ def calibrate(ts: list[dict]) -> None:
     grid.sort()
     for c, so, sure, fa, fr in grid[:5]:
         print(f"  stands out {so:.2f}, sure {sure:.2f}: absent found {fa:.3f}, present wrong {fr:.3f} (sum {c:.3f})")
+    from diar.voices_eer import eer
+
+    present = np.array([t["want"] is not None for t in ts])
+    actor = np.array([t["kind"] == "actor" for t in ts]) | ~present
+    for name, score in (("raw best", [t["best"] for t in ts]), ("best - median turn", [t["best"] - t["median"] for t in ts])):
+        v = np.array(score)
+        print(f"  presence EER, {name}: all {eer(v, present):.3f}, actors {eer(v[actor], present[actor]):.3f}")
     fa0 = np.mean([t["band"] is not None for t in ts if t["want"] is None])
     fr0 = np.mean([not right(t, t["band"]) for t in ts if t["want"] is not None])
     print(f"  no veto: absent found {fa0:.3f}, present wrong {fr0:.3f} (sum {fa0 + fr0:.3f})")

@@ -28,4 +28,3 @@ def test_pick_voice_adds_the_best_speakers_weaker_turns_only() -> None:
     assert pick_voice([(0.7, "A", "x")], match=0.745, near_best=0.06) == []
     assert pick_voice([], match=0.745, near_best=0.06) == []
     assert pick_voice([(0.9, None, "x"), (0.8, None, "y")], match=0.745, near_best=0.06) == ["x"]
-
