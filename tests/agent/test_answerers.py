@@ -1042,3 +1042,11 @@ def test_according_to_someone_is_their_account():
     assert exists(_said_ctx(lines, "Does she take the water tablet every day?")).first == "Yes"
     got = exists(_said_ctx(lines, "According to her daughter, does she take the water tablet every day?"))
     assert got.first == "No", got
+
+
+def test_a_normal_examination_is_no_symptom_of_its_category():
+    from harp_desktop.agent.answerers.speech import exists
+
+    ctx = _said_ctx(["DR: Any cough or breathlessness?", "PT: No, nothing like that.",
+                     "DR: Let me listen. Your chest is clear."], "Did the patient report any respiratory symptoms?")
+    assert exists(ctx).first == "No", exists(ctx)

@@ -396,7 +396,9 @@ def exists(ctx: AnswerContext) -> Result:
         hits = [f for f in pool if f.kind in ("symptom", "diagnosis")]  # "is her son ill?": anything he has
         what = f"{spec.subject.describe()}'s health"
     elif spec.category:
-        hits = [f for f in pool if f.category == spec.category and f.kind in ("symptom", "examination", "diagnosis")]
+        # (a normal examination -- "her chest is clear" -- is no respiratory symptom)
+        hits = [f for f in pool if f.category == spec.category and f.kind in ("symptom", "examination", "diagnosis")
+                and not NORMAL_EXAM.search(f.concept)]
         what = f"{spec.category} symptoms"
     else:
         return _asserted(ctx)
@@ -517,6 +519,8 @@ def exists(ctx: AnswerContext) -> Result:
                   [], claim, True)
 
 
+# Examination concepts that name a normal finding ("chest clear", "normal heart sounds", "soft abdomen").
+NORMAL_EXAM = re.compile(r"\b(normal|clear|soft)\b", re.I)
 LIGHT_VERBS = frozenset(lx.stems("give giving gives gave get gets getting got make makes making take takes taking go goes "
                                   "going do does doing put keep keeps seem seems look looks"))
 # Concepts that stand for a list ("allergy"): a question naming a member the vocabulary lacks asks about that member.
