@@ -365,16 +365,15 @@ def _emit(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[S
     keys = tuple(key(t) for t in m.surface.split())
     # (a stacked modifier, "a dry, tickly cough", is keyed by its two ends)
     also = (vocab.absent_also.get(keys) or vocab.absent_also.get((keys[0], keys[-1]))) if m.how == "absent" else None
-    if also is not None and status in _FLIP:  # "a dry cough" is also a cough: said with the opposite sign
-        plain = Match(also, m.start, m.end, m.surface, "exact")
+    if also is None:
+        return _emit_one(vocab, term, status, u, sents, q, m, question)
+    plain = Match(also, m.start, m.end, m.surface, "exact")
+    if status in _FLIP:  # "a dry cough" is also a cough: said with the opposite sign
         return _emit_one(vocab, term, status, u, sents, q, m, question) + _emit_one(
             vocab, also.term, _FLIP[status], u, sents, q, plain, question)
-    if also is not None and status not in _FLIP:
-        # "A dry, tickly cough is a known side effect": a cough, hypothetically; the absence of phlegm it names is no
-        # finding of its own when the cough is not said to be there
-        plain = Match(also, m.start, m.end, m.surface, "exact")
-        return _emit_one(vocab, also.term, status, u, sents, q, plain, question)
-    return _emit_one(vocab, term, status, u, sents, q, m, question)
+    # "A dry, tickly cough is a known side effect": a cough, hypothetically; the absence of phlegm it names is no
+    # finding of its own when the cough is not said to be there
+    return _emit_one(vocab, also.term, status, u, sents, q, plain, question)
 
 
 def _emit_one(vocab: Vocabulary, term: str, status: str, u: Utterance, sents: list[Sentence],

@@ -160,18 +160,22 @@ class AnswerContext:
                       s["text"]) for s in self.segments if s["end_s"] > lo and s["start_s"] < hi]
         return extract(turns)
 
-    @cached_property
-    def _consultation_utterances(self) -> list:
-        """The consultation's turns as the findings layer reads them (its utterances), once per question."""
+    def _utterances_of(self, keep) -> list:
+        """The spoken turns ``keep`` accepts, as the findings layer reads them (its utterances)."""
         try:
             from harp_desktop.findings.model import Turn
             from harp_desktop.findings.vocab import load, utterances
         except ImportError:
             return []
-        lo, hi = self.consultation_span or (0.0, float("inf"))
         turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
-                      s["text"]) for s in self.segments if s["text"].strip() and s["end_s"] > lo and s["start_s"] < hi]
-        return utterances(turns, load())
+                      s["text"]) for s in self.segments if s["text"].strip() and keep(s)]
+        return utterances(turns, load()) if turns else []
+
+    @cached_property
+    def _consultation_utterances(self) -> list:
+        """The consultation's turns as the findings layer reads them, once per question."""
+        lo, hi = self.consultation_span or (0.0, float("inf"))
+        return self._utterances_of(lambda s: s["end_s"] > lo and s["start_s"] < hi)
 
     @cached_property
     def proxies(self) -> set[str]:
@@ -187,16 +191,8 @@ class AnswerContext:
     @cached_property
     def _call_utterances(self) -> list:
         """The clinical phone calls' turns as the findings layer reads them."""
-        try:
-            from harp_desktop.findings.model import Turn
-            from harp_desktop.findings.vocab import load, utterances
-        except ImportError:
-            return []
         calls = [(a, b) for k, a, b in self.sections if k == "phone_call"]
-        turns = [Turn(s["id"], s["start_s"], s["end_s"], self.label_of(s), self.roles.get(self.label_of(s) or ""),
-                      s["text"]) for s in self.segments if s["text"].strip()
-                 and any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in calls)]
-        return utterances(turns, load()) if turns else []
+        return self._utterances_of(lambda s: any(a <= (s["start_s"] + s["end_s"]) / 2 <= b for a, b in calls))
 
     @cached_property
     def own_voices(self) -> set[str]:

@@ -199,7 +199,7 @@ def answer_at(ctx: AnswerContext) -> Result:
         # "To be honest, I'm worried": a feeling put into words is shown, however even the voice (a flat voice
         # is how many people say it). Both channels are answered: what the words say and how the voice sounds.
         # (what the citation must carry is the feeling's words, not an emotion tag)
-        claim = {"kind": "answer_words", "terms": [w.lower() for w in re.findall(r"[a-z]+", FEELING.search(seg["text"])
+        claim = {"kind": "answer_words", "terms": [w.lower() for w in re.findall(r"[a-z]+", _feeling(seg["text"])
                                                                                .group(0), re.I)][-2:]}
         return Result(f"{said} (in words; the voice sounds {label})", f"At {span(ev)} the speaker says so in words (\"{seg['text'].strip()[:100]}\"); the voice "
                       f"itself was classified as {label} (p={score:.2f}).", [ev], claim)
@@ -216,14 +216,16 @@ FEELING = re.compile(r"\b(?:i'?m|i am|i feel|i'?ve been|i was|i get|feeling)\s+(
 NOT_FEELING = re.compile(r"\b(?:not|n't|never)\s+(?:\w+\s+){0,2}$", re.I)
 
 
+def _feeling(text: str) -> re.Match | None:
+    """The first statement of a feeling in the text that is not denied ("I'm not worried")."""
+    return next((m for m in FEELING.finditer(text)
+                 if not NOT_FEELING.search(text[:m.start(1) if m.group(1) else m.start()])), None)
+
+
 def feeling_said(text: str) -> str | None:
-    """The feeling a turn states of its speaker, in the speaker's word ("worried"), or None (also when denied:
-    "I'm not worried")."""
-    for m in FEELING.finditer(text):
-        if NOT_FEELING.search(text[:m.start(1) if m.group(1) else m.start()]):
-            continue
-        return (m.group(1) or "relieved").lower()
-    return None
+    """The feeling a turn states of its speaker, in the speaker's word ("worried"), or None (also when denied)."""
+    m = _feeling(text)
+    return (m.group(1) or "relieved").lower() if m else None
 
 
 def _mean_dim(ctx: AnswerContext, segs: list[dict], axis: str) -> tuple[float | None, list[dict]]:

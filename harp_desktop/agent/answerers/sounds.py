@@ -220,7 +220,8 @@ WHAT_SOUND = re.compile(r"\b(what|which) (sound|noise)s?\b", re.I)
 def which_sound(ctx: AnswerContext) -> Result | None:
     """The sound events in the question's window, nearest its anchor first ("just before X": the last before it);
     None when none is there (the words of the window answer instead)."""
-    tags = [t for t in ctx.lib.db.tags(ctx.rec["id"], "event") if ctx.in_window(t["start_s"], t["end_s"])]
+    # (the recording's tags as its tools already hold them, as window.py reads them)
+    tags = [t for t in ctx.tools._tags if t["kind"] == "event" and ctx.in_window(t["start_s"], t["end_s"])]
     if not tags:
         return None
     rel = ctx.spec.relative[0] if ctx.spec.relative else None

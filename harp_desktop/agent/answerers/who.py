@@ -43,6 +43,32 @@ TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\
 ANSWERS_PHONE = re.compile(r"\b(answer\w*|pick\w* up|picks? it up|took the call|takes the call)\b.{0,30}\b(phone|telephone|call)\b"
                            r"|\b(phone|telephone)\b.{0,20}\b(answer\w*|pick\w* up)\b|\bpicks? up\b"
                            r"|\b(rings?|ringing|calls?|calling)\b.{0,40}\bwho (answers|answered|picks up|picked up)\b", re.I)
+ANSWER_RING_S = 12.0  # the first words this soon after a ring starts answer it
+CALL_TOPIC_S = 45.0  # what the call is about is said this soon after the ring
+
+
+def _answers_phone(ctx: AnswerContext) -> Result | None:
+    from harp_desktop.agent.answerers.sounds import events
+
+    turns = sorted((s for s in ctx.segments if s["text"].strip() and ctx.label_of(s)), key=lambda s: s["start_s"])
+    rings = events(ctx, "telephone")
+    # "When the hospital rings, who answers?": of several rings, the one whose call speaks of what the question names.
+    topic = set(said.focus_terms(ANSWERS_PHONE.sub(" ", ctx.spec.question))) - VOICE_WORDS
+    if topic and len(rings) > 1:
+        def told(ring: Evidence) -> int:
+            call = " ".join(s["text"] for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + CALL_TOPIC_S)
+            return len(topic & set(said.focus_terms(call)))
+        rings = sorted(rings, key=lambda r: -told(r))
+    for ring in rings:
+        after = [s for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + ANSWER_RING_S]
+        if after:
+            e, label = ctx.evidence(after[0], "time"), ctx.label_of(after[0])
+            word = ctx.person(label, named=False)
+            return Result(_options_word(ctx.spec, word, ctx.voice_names.get(label or "")),
+                          f"The phone rings at {format_clock(ring.start_s)}; the first to speak after it is {label} ({word}) "
+                          f"at {span(e)}: \"{e.text.strip()[:120]}\".", [e], {"kind": "turn", "speakers": [label]})
+    return None
+
 
 # "Who is the first voice heard?", "who speaks last?": the voice of the first (last) spoken turn in the scope asked.
 FIRST_VOICE = re.compile(r"\b(first|last|final|earliest) (voice|person|speaker|one)\b(?! (to )?(mention|say|ask|tell|bring|raise))"
@@ -84,31 +110,6 @@ def _first_voice(ctx: AnswerContext) -> Result:
     return Result(_options_word(ctx.spec, word, ctx.voice_names.get(label or "")),
                   f"The {'last' if last else 'first'} voice {ctx.window_words()} is {label} ({word}) at {span(e)}: "
                   f"\"{e.text.strip()[:120]}\".", [e], {"kind": "turn", "speakers": [label]})
-ANSWER_RING_S = 12.0  # the first words this soon after a ring starts answer it
-CALL_TOPIC_S = 45.0  # what the call is about is said this soon after the ring
-
-
-def _answers_phone(ctx: AnswerContext) -> Result | None:
-    from harp_desktop.agent.answerers.sounds import events
-
-    turns = sorted((s for s in ctx.segments if s["text"].strip() and ctx.label_of(s)), key=lambda s: s["start_s"])
-    rings = events(ctx, "telephone")
-    # "When the hospital rings, who answers?": of several rings, the one whose call speaks of what the question names.
-    topic = set(said.focus_terms(ANSWERS_PHONE.sub(" ", ctx.spec.question))) - VOICE_WORDS
-    if topic and len(rings) > 1:
-        def told(ring: Evidence) -> int:
-            call = " ".join(s["text"] for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + CALL_TOPIC_S)
-            return len(topic & set(said.focus_terms(call)))
-        rings = sorted(rings, key=lambda r: -told(r))
-    for ring in rings:
-        after = [s for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + ANSWER_RING_S]
-        if after:
-            e, label = ctx.evidence(after[0], "time"), ctx.label_of(after[0])
-            word = ctx.person(label, named=False)
-            return Result(_options_word(ctx.spec, word, ctx.voice_names.get(label or "")),
-                          f"The phone rings at {format_clock(ring.start_s)}; the first to speak after it is {label} ({word}) "
-                          f"at {span(e)}: \"{e.text.strip()[:120]}\".", [e], {"kind": "turn", "speakers": [label]})
-    return None
 
 
 def who(ctx: AnswerContext) -> Result:
