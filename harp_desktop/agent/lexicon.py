@@ -216,7 +216,13 @@ OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|pe
 # Which of several unrelated stretches: the one before the consultation, or after it.
 # ("before the consultation ends" is inside it: the end of the consultation is its edge, not the waiting room)
 _INSIDE_EDGE = r"(?!\s+(?:ends?|ended|finish\w*|is over|was over|closes?|wraps? up|starts?|started|begins?|began|gets going))"
-BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)" + _INSIDE_EDGE + r"|\bbefore (she|he|they) (goes|go|went) in\b"
+BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)" + _INSIDE_EDGE
+                            + r"|\bbefore (she|he|they|the patient|[A-Z][a-z]+) (goes|go|went|gets?|got) (in|through)\b"
+                            # Waiting told as an act: "while she's waiting to be seen", "while they wait to go in",
+                            # "as they sit waiting": the time before the consultation, wherever they wait.
+                            r"|\b(while|whilst|as|when) (she|he|they|the patient|[A-Z][a-z]+|mum|dad)('s|'re| is| are| was| were)?"
+                            r" (still )?(sat |sitting |stood |standing )?(waiting|wait|waits)\b(?! (for|on) (the|a|her|his|their) "
+                            r"(result|results|reading|machine|test|kettle))"
                             # "before Linda is called in", "before he's seen", "before they get called through"
                             r"|\bbefore (she|he|they|the patient|[A-Z][a-z]+)('s| is| are| was| were| gets?| got)? "
                             r"(called|taken|seen|fetched|shown)( in| through)?\b"
@@ -263,7 +269,8 @@ PERSON_CUE = re.compile(r"\b(this|that) (reader|man|woman|lady|gentleman|narrato
                         r"guy|person|speaker|voice)\b|\b(man|woman|person|speaker|voice|reader|lady)( heard)? (in|from|of) "
                         r"(this|the|that) (clip|sample|example|recording snippet)\b", IC)
 CUE_VOICE = re.compile(r"\b(this|the|that) (voice|speaker|person)( (in|of|from) (the|this) (clip|sample|example|recording))?"
-                       r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b", IC)
+                       r"\b(?! at)|\b(voice|speaker) (sample|clip|example)\b|\bthis clip\b|\bthe clip\b"
+                       r"|\b(a|this|the) (short )?(clip|recording|sample) of (the|his|her|their|a|an|this)\b", IC)
 
 # -- windows anchored on something that happens in the recording ---------------------
 # "the first cough after the examination starts", "once the consultation is over", "before the
@@ -281,7 +288,8 @@ EXAM_ACT = re.compile(r"\bexamin\w*|\bexam\b|\blisten\w* to (her|his|your|the|th
                       r"|\b(lie|lay|hop|pop|get) (back |down |up )?on(to)? the couch\b"
                       r"|\bpress\w* (on |down on )?(your|her|his|the) (tummy|abdomen|belly|stomach)", IC)
 ANCHOR_END = re.compile(r"\b(ends?|ended|ending|is over|was over|finish\w*|done|wraps? up|closes?)\b", IC)
-ANCHOR_START = re.compile(r"\b(starts?|started|begins?|began|begun|gets? going|opens?|commences?)\b", IC)
+ANCHOR_START = re.compile(r"\b(starts?|started|begins?|began|begun|gets? going|opens?|commences?|connect\w*|(is|was|gets?|got) answered|"
+                          r"(is|was|gets?|got) picked up|comes? through|came through)\b", IC)
 MENTION_ACT = re.compile(r"\b(mention\w*|says?|said|asks?|asked|talks? about|talked about|brings? up|brought up|raises?|raised|"
                          r"suggests?|suggested|explains?|explained|discuss\w*|tells?|told)\b\s+(.*)$", IC)
 

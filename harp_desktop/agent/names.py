@@ -32,6 +32,10 @@ FULL_NAME = re.compile(rf"\b({NAME}) ({NAME})\b")
 ADDRESS_IN = re.compile(rf",\s+({TITLE}\s+)?({NAME})\s*[,.!?]")
 # "Thanks, Graeme", "Sorry to hear that, Mark": the voice just heard is addressed, whatever follows.
 INTRODUCED = re.compile(r"\b(this is|meet|here's|with) (my|our|her|his) \w+,\s*$", re.I)
+# "His big sister, Ruby, had a sore throat": the name stands beside the relation it names (apposition).
+APPOSITION = re.compile(r"\b(sister|brother|mother|mum|mom|father|dad|son|daughter|wife|husband|partner|friend|grandson|"
+                        r"granddaughter|grandma|grandmother|granny|grandad|grandfather|grandpa|aunt|auntie|uncle|cousin|"
+                        r"niece|nephew|neighbour|neighbor|boy|girl|baby|child|colleague|boss|carer|sibling)s?,\s*$", re.I)
 THANKS_BEFORE = re.compile(r"\b(thanks|thank you|sorry|well done|bless you|i see|right)\b[^,.?!]{0,25},\s*$", re.I)
 # "This is Lakeside Surgery", "it's Elm Ward", "this is Lake Side Today": a place or a programme introduced, not a person.
 PLACE = re.compile(r"\s*(?:[A-Z][a-z]+\s+)?(?:Surgery|Practice|Pharmacy|Chemist|Ward|Hospital|Clinic|Centre|Center|Medical|"
@@ -101,8 +105,8 @@ def _votes(segments: list[dict], label_of: Callable[[dict], str | None]) -> tupl
         for m in ADDRESS_IN.finditer(text):
             # Addressed after a comma: thanked or answered -> the voice just heard ("Thank you, Grace.");
             # asked something -> the voice that answers ("which inhalers do you use, Linda?").
-            if INTRODUCED.search(text[:m.start() + 1]):
-                continue  # "This is my husband, Mark.": someone introduced, not spoken to
+            if INTRODUCED.search(text[:m.start() + 1]) or APPOSITION.search(text[:m.start() + 1]):
+                continue  # "This is my husband, Mark.", "His big sister, Ruby, had...": someone named, not spoken to
             thanked, asking = THANKS_BEFORE.search(text[:m.start() + 1]), _asking(text)
             back = thanked or not asking
             vote((m.group(2),), _prev_voice(turns, i, label_of) if back else _next_voice(turns, i, label_of),

@@ -103,6 +103,11 @@ NARRATED_BEFORE = re.compile(r"\bhad\b(?:\s+\w+){0,3}?\s+(given|taken|had|tried|
                              r"|\b(at home|at work|at school|at nursery|overnight|last night)\b.{0,40}\bbefore\b", re.I)
 
 
+ADDRESSEE = re.compile(r"\b(tells?|told|telling|ask|asks|asked|asking|warns?|warned|reassur\w*|(?:says?|said|saying|explains?|"
+                       r"explained|mentions?|mentioned|reports?|reported|complains?|complained|describes?|described) to)"
+                       r"\s+((?:the|his|her|their|your) \w+|[A-Z][a-z]+)", re.I)
+
+
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
     """Who the question is about, and for comparisons the other party ("X or Y")."""
     found: list[tuple[int, Subject]] = []
@@ -130,6 +135,10 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
             found.append((lx.CUE_VOICE.search(q).start() if lx.CUE_VOICE.search(q) else 10**6, Subject("cue")))
     if lx.OTHER_THAN_PATIENT.search(q):
         return Subject("other", "someone other than the patient"), []
+    # "Who tells the nurse about his wheezing?", "what did she say to the doctor?": the person told or asked is
+    # the addressee, never whom the question is about.
+    told = [m.start(2) for m in ADDRESSEE.finditer(q)]
+    found = [(pos, sub) for pos, sub in found if pos not in told]
     # "The man first heard at 01:06": one person, named by the time (his gender only describes him), and no clip.
     timed = [pos for pos, sub in found if sub.kind == "at_time"]
     found = [(pos, sub) for pos, sub in found if not (
@@ -428,7 +437,9 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     if spec.section == "dictation":  # "in her dictated letter": where it was said, not what
         framing |= set(lx.content_terms(" ".join(m.group(0) for m in lx.SECTION_WORDS["dictation"].finditer(u_scope))))
         framing |= {"letter", "dictation", "dictated", "dictate", "dictates", "dictating", "notes"}
-    spec.terms = [t for t in lx.content_terms(lx.SCENE.sub(" ", u_scope)) if t not in framing]
+    # The words placing the question before or after the consultation say where, like a section's name.
+    scene = lx.SCENE.sub(" ", lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope)))
+    spec.terms = [t for t in lx.content_terms(scene) if t not in framing]
     if spec.target == "event" and spec.event is None and cues.get("sound"):
         spec.event = None  # the clip's own sound class is read at answer time
     return spec

@@ -1050,3 +1050,41 @@ def test_a_normal_examination_is_no_symptom_of_its_category():
     ctx = _said_ctx(["DR: Any cough or breathlessness?", "PT: No, nothing like that.",
                      "DR: Let me listen. Your chest is clear."], "Did the patient report any respiratory symptoms?")
     assert exists(ctx).first == "No", exists(ctx)
+
+
+@pytest.mark.parametrize(("question", "said", "not_said"), [
+    ("How many times is 999 said in the whole recording?", ["call 999 straight away", "spread, 9-99.",
+                                                           "ring nine nine nine"], ["9 of 10", "99 percent"]),
+    ("How often does the nurse mention 111?", ["ring 111 tonight", "one one one"], ["room 11"]),
+])
+def test_a_number_counted_is_matched_as_digits_or_spoken(question, said, not_said):
+    from harp_desktop.agent.answerers.speech import _said_numbers
+    from harp_desktop.agent.query import parse
+
+    pats = _said_numbers(parse(question, 900.0))
+    assert all(any(p.search(t) for p in pats) for t in said)
+    assert not any(p.search(t) for p in pats for t in not_said)
+
+
+@pytest.mark.parametrize("question", ["How many coughs in the first 2 minutes?", "How many times is 40 mg said?",
+                                      "Between 120 and 160 seconds, how many coughs?"])
+def test_a_window_or_a_dose_is_no_number_counted(question):
+    from harp_desktop.agent.answerers.speech import _said_numbers
+    from harp_desktop.agent.query import parse
+
+    assert _said_numbers(parse(question, 900.0)) == []
+
+
+def test_an_act_nobody_names_is_placed_by_its_object():
+    """"After she hands back the questionnaire": the questionnaire's exchange bounds the window; "after a cold"
+    (the story's time) and "while he's got a cold" (a state) bound nothing."""
+    from harp_desktop.agent.answerers.anchor import _object_named
+    from tests.agent.test_people import _ctx
+
+    ctx = _ctx(["DR: Could you fill in this questionnaire for me? Take your time.", "PT: Okay.",
+                "PT: There you go.", "DR: Thanks. You scored thirteen.", "PT: I had a cold last week.",
+                "DR: How is the cold now?", "PT: Better."])
+    got = _object_named(ctx, "she hands back the questionnaire")
+    assert got is not None and got[0] == (0.0, 4.0)
+    assert _object_named(ctx, "a cold") is None and _object_named(ctx, "he's got a cold") is None
+    assert _object_named(ctx, "the doctor") is None  # a person acts; they are not what is acted on

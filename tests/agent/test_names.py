@@ -51,3 +51,14 @@ def test_names_no_voice_answers_to_stay_words():
     q = "Does Joshua have a rash, and did Dr Hughes see him?"
     assert resolve(q, names, ROLES) == q
     assert resolve("Right, does the patient cough?", names, ROLES) == "Right, does the patient cough?"
+
+
+def test_a_name_beside_the_relation_it_names_is_not_the_one_spoken_to():
+    """"His big sister, Ruby, had a sore throat" names the sister; the voice before it is not Ruby."""
+    turns = [seg(0.0, "SPEAKER_1", "Anyone else at home been unwell?"),
+             seg(4.0, "SPEAKER_2", "His big sister, Ruby, had a sore throat last week, she's fine now."),
+             seg(8.0, "SPEAKER_1", "Okay, and my colleague, Sam, will take a swab."),
+             seg(12.0, "SPEAKER_2", "Thanks, Dr Lowe.")]
+    voices = voices_by_name(turns, label_of)
+    assert "ruby" not in voices and "sam" not in voices
+    assert voices.get("lowe") == "SPEAKER_1"

@@ -272,3 +272,27 @@ def test_a_companion_introduced_by_relation_and_name_answers_to_the_name():
     ctx = _ctx(["DR: Come in, Mr Bennett, who have you brought with you?", "PT: This is my daughter, Susan.",
                 "CO: Hello, doctor.", "DR: What's been happening?", "CO: He's been walking a bit funny."])
     assert introduced_names(ctx) == {"susan": "CO"}
+
+
+def test_staff_who_say_what_they_are_are_named_by_it():
+    ctx = _ctx(["ST: Mrs Hale? I'm Jodie, one of the healthcare assistants, the nurse is running late.",
+                "PT: Oh, that's alright.", "DR: Come through, Mrs Hale.", "PT: Thank you."])
+    assert ctx.person("ST") == "the healthcare assistant, Jodie"
+
+
+def test_a_reader_asking_the_listener_a_question_is_still_reading_aloud():
+    ctx = _ctx(["ST: Shall we read this one? Once upon a time there was a bear. He lived in a wood. He liked honey. "
+                "One day he went out. The bees were cross. He ran home. Did you like that? The end.",
+                "ST: Now the next one. A fox found a hat. It was too big. He gave it to the owl. The owl was pleased.",
+                "ST: The owl wore the hat to the party. Everyone laughed. The fox laughed too. They danced all night.",
+                "DR: Mrs Hale, come through please."])
+    ctx.__dict__.update(sections=[("unrelated", 0.0, 15.0), ("consultation", 15.0, 20.0)])
+    for s in ctx.segments[:3]:
+        s["end_s"] = s["start_s"] + 12.0
+    ctx.__dict__["_voice_f0"] = {}
+    import harp_desktop.agent.answerers.voice_match as vm
+    real, vm.voice_pitch = vm.voice_pitch, lambda ctx, segs: 120.0
+    try:
+        assert "reading aloud" in (ctx.describe_voice("ST") or "")
+    finally:
+        vm.voice_pitch = real

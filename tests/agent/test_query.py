@@ -559,3 +559,39 @@ def test_is_it_this_or_that_asks_which() -> None:
 ])
 def test_the_time_of_something_told_is_said_not_heard(question, op) -> None:
     assert parse(question, DUR).operation == op
+
+
+@pytest.mark.parametrize("question", [
+    "How many times does she cough while she's waiting to be seen?",
+    "While they wait to go in, does the boy cough?",
+    "What did her husband say to her as they sat waiting?",
+    "Who has the last word before they go through?",
+    "Does Dorothy complain of anything before she gets called in?",
+])
+def test_waiting_told_as_an_act_is_the_time_before_the_consultation(question) -> None:
+    spec = parse(question, DUR)
+    assert spec.section == "unrelated" and spec.relative is None, spec
+    assert not {"waiting", "wait", "through"} & set(spec.terms)
+
+
+def test_waiting_for_a_result_is_not_the_waiting_room() -> None:
+    assert parse("Does she cough while she waits for the result?", DUR).section is None
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Who tells the nurse about his wheezing at night?", "anyone"),  # the nurse is told, not telling
+    ("Who said to the doctor that the pain was worse?", "anyone"),
+    ("Who asked the GP about the rash?", "anyone"),
+    ("What did the patient tell the doctor about her sleep?", "patient"),
+    ("What did the doctor ask the patient about?", "clinician"),
+])
+def test_the_person_told_or_asked_is_the_addressee_not_the_subject(question, kind) -> None:
+    assert parse(question, DUR).subject.kind == kind
+
+
+@pytest.mark.parametrize("question", [
+    "Here's a clip of the child. What does he ask for at the end?",
+    "A recording of her husband: what does he say about his back?",
+])
+def test_a_clip_of_someone_makes_the_clip_the_subject(question) -> None:
+    assert parse(question, DUR, {"speaker": "x.flac"}).subject.kind == "cue"

@@ -208,6 +208,8 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         return window.answer(ctx)
     if op in ("describe", "what_said"):
         return history.answer(ctx) or speech.listing(ctx) or said.answer(ctx)
+    if op == "who" and target == "event" and who.ANSWERS_PHONE.search(spec.question):
+        return who.who(ctx)  # "who answered the phone when the GP rang back?": a person, never Yes
     if target == "event":
         got = sounds.answer(ctx)
         if (op == "exists" and got.first == "No" and spec.mode != "exhibited" and spec.event in speech.SOUND_CATEGORY

@@ -85,6 +85,42 @@ def _first_mention(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float]
     return ((turns[0]["start_s"], turns[0]["end_s"]), f"'{m.group(2).strip()}' is first said") if turns else None
 
 
+# The act's own verbs and particles place nothing: "hands back", "fills in", "gives her".
+ACT_WORDS = set(lx.stems("hand hands handed handing back give gives gave given giving pass passes passed take takes took "
+                         "taken get gets got put puts fill fills filled finish finishes finished done come comes came "
+                         "go goes went start starts started begin begins began make makes made over down up out off"))
+DETERMINED = re.compile(r"\b(the|her|his|their|your|my|a|an|this|that)\s+((?:\w+\s+)?\w+)", re.I)
+PEOPLE = re.compile(r"\b(receptionist|assistant|registrar|midwife|paramedic|interpreter|caller|carer|neighbour|friend|"
+                    r"visitor|child|boy|girl|baby|man|woman|lady|gentleman|person|people)s?\b", re.I)  # who acts, not on what
+STATE = re.compile(r"\b(has|have|had|having|got|is|are|was|were|be|been|being|feels?|felt)\b|'s got", re.I)
+OBJECT_MAX_TURNS = 3  # a thing named in an act ("hands back the questionnaire") bounds a window only if this rare
+
+
+def _object_named(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str] | None:
+    """"After she hands back the questionnaire": an act nobody names aloud, placed by where its object is
+    talked about -- the last turn, of the few that name it, for "after" (the act ends that exchange); a word
+    many turns carry places nothing."""
+    # Only a thing the act is done to ("the questionnaire", "her inhaler"): "before quitting" is the story's own
+    # time, not a moment of the recording.
+    if STATE.search(phrase):
+        return None  # "while he's got a cold": how things are, not an act at a moment
+    first = DETERMINED.match(phrase.strip())
+    if first and not any(p.search(first.group(0)) for p in (lx.PATIENT, lx.CLINICIAN, lx.RELATIVE, PEOPLE)):
+        return None  # "after a cold", "before his operation": a thing of the story, nobody acting in the room
+    objects = " ".join(m.group(2) for m in DETERMINED.finditer(phrase)
+                       if not any(p.search(m.group(0)) for p in (lx.PATIENT, lx.CLINICIAN, lx.RELATIVE, PEOPLE)))
+    things = [t for t in words.respell(ctx, words.focus_terms(objects)) if t not in ACT_WORDS and len(t) > 3]
+    df = {t: n for t, n in words.doc_freq(ctx, things).items() if 0 < n <= OBJECT_MAX_TURNS}
+    if not df:
+        return None
+    key = [min(df, key=lambda t: df[t])]
+    turns = [s for s in ctx.segments if s["text"].strip() and words.carries(s["text"], key)]
+    if not turns:
+        return None
+    s = turns[0]
+    return (s["start_s"], s["end_s"]), f"'{phrase}' (where '{key[0]}' is said)"
+
+
 def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
     """The (start, end) the anchor phrase bounds, and words for it; None when it names nothing found."""
     rel = ctx.spec.relative
@@ -100,7 +136,7 @@ def resolve(ctx: AnswerContext) -> tuple[float, float, str] | None:
         a, b = ctx.consultation_span  # "while the doctor and patient are talking": the consultation
         return a, b, f"while the consultation runs ({format_clock(a)}-{format_clock(b)})"
     found = (_section_edge(ctx, relation, phrase) or (_exam_act(ctx, phrase) if lx.EXAM_ACT.search(phrase) else None)
-             or _first_mention(ctx, phrase) or _first_event(ctx, phrase))
+             or _first_mention(ctx, phrase) or _first_event(ctx, phrase) or _object_named(ctx, phrase))
     if found is None:
         ctx.notes.append(f"'{relation} {phrase}' names nothing found in the recording; not used as a window")
         return None

@@ -35,6 +35,11 @@ INTRODUCES = re.compile(rf"\b(this is|it's|here's|i've brought|i brought|(?:came
 SELF_RELATION = re.compile(rf"\b(?:(?:it's|it is|this is|we're here|i'm here|i've come|i came|i'm ringing|i'm calling|"
                            rf"ringing|calling) (?:for|about) my|i'm (?:her|his|their)|i am (?:her|his|their)|"
                            rf"i've brought my|i brought my) ({lx.RELATIONS})\b", re.I)
+# A member of staff who is not a clinician says what they are: "I'm Calum, the health care assistant".
+STAFF_SELF = re.compile(r"\b(?:i'm|i am|this is|it's|my name's)\s+(?:([a-z]{3,}),?\s+)?(?:the|a|an|one of the|your)\s+"
+                        r"((?:health ?care|care|nursing|pharmacy|ward|clinic|practice) (?:assistant|support worker)|hca|"
+                        r"receptionist|porter|phlebotomist|interpreter|translator|student nurse|medical student|ward clerk|"
+                        r"social worker|volunteer|(?:x-ray |radiology )?technician|radiographer|dietitian|chaplain)s?\b", re.I)
 # A voice naming itself: "I'm Sheila", "my name is Diane", "it's Kevin speaking", "this is Graham".
 SELF_NAMED = re.compile(r"\b(I'm|I am|my name is|my name's|this is|it's|call me)\s+([A-Z][a-z]{2,})\b(?!\s+[A-Z])")
 # A clinician who is not a doctor says so when answering ("you're speaking to the triage nurse", "I'm one of the
@@ -416,6 +421,9 @@ class AnswerContext:
             lab = self.label_of(s)
             if lab in others and RECEPTION.search(s["text"] or ""):
                 names.setdefault(lab, "receptionist")
+            m = STAFF_SELF.search(s["text"] or "") if lab in others else None
+            if m:  # "Mr Fletcher, I'm Calum, the health care assistant": the staff role a voice gives itself
+                names.setdefault(lab, re.sub(r"\s+", " ", m.group(2).lower()).replace("health care", "healthcare"))
         lo, hi = self.consultation_span or (0.0, float("inf"))
         turns: dict[str, int] = {}
         for s in self.segments:
@@ -475,7 +483,10 @@ class AnswerContext:
         phrase = PLACE_PHRASE
         talk = sum(s["end_s"] - s["start_s"] for s in mine)
         # A long stretch by one voice outside the consultation, with nobody answering: reading aloud (or a broadcast).
-        reading = place == "unrelated" and talk >= 30 and not any("?" in s["text"] for s in mine)
+        # (A reader asks the odd question of the child listening -- "did you like that one?" -- not one per turn.)
+        sentences = [x for s in mine for x in re.split(r"(?<=[.!?])\s+", s["text"].strip()) if x]
+        asks = sum(x.endswith("?") for x in sentences)
+        reading = place == "unrelated" and talk >= 30 and asks <= len(sentences) // 4
         named = next((m.group(2) for s in mine for m in [SELF_NAMED.search(s["text"])] if m
                       and m.group(2).lower() not in NOT_NAMES), None)
         desc = f"the {who}{phrase.get(place, '')}" + (" (reading aloud)" if reading else "")

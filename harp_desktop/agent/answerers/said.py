@@ -85,8 +85,8 @@ AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight a
                           r"explains?|explained|mentions?|mentioned|asks?|asked|suggests?|suggested|reassures?|reassured|"
                           r"confirms?|confirmed|breaks?|broke|announces?|announced|gives?|gave)\b.*)$", re.I)
 # Reading aloud from a text ("what is the man reading out loud?"), not a value read out ("read out the results").
-READING = re.compile(r"\bread(s|ing)? (aloud|out loud)\b|\bbeing read\b|\breading (from )?(the|a|his|her) (paper|newspaper|"
-                     r"book|magazine|story|article)\b|\bread(s|ing)? from\b", re.I)
+READING = re.compile(r"\bread(s|ing)?\b[\w' ]{0,30}\b(aloud|out loud)\b|\bbeing read\b|\breading (from )?(the|a|his|her)"
+                     r"( [\w']+)? (paper|newspaper|book|magazine|story|stories|article)\b|\bread(s|ing)? from\b", re.I)
 # A speaker naming themselves: the strongest sign of a turn that answers "what are their names?".
 INTRO = re.compile(r"\b(?i:I'm|I am|this is|it's|my name is|call me|here's) [A-Z][a-z]+")
 MAX_FIRST = 220
@@ -211,7 +211,9 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
         if role is not None and ctx.roles:
             score *= 1.15 if ctx.roles.get(spk or "") == role else 0.75
         if who is not None:
-            score *= 1.15 if spk in who else 0.6
+            # The voice of the example clip is who the question is about ("what does the woman in this clip say
+            # about her cough?"): another voice's turn answers only when none of hers says anything like it.
+            score *= 1.15 if spk in who else 0.3 if ctx.spec.subject.kind == "cue" else 0.6
         out.append((score, s))
     return sorted(out, key=lambda x: -x[0])
 

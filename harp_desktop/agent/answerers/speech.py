@@ -364,6 +364,9 @@ def _reporter_replies(ctx: AnswerContext, verdicts: list) -> list:
     return out
 
 
+THIRD_PARTY_NAME = re.compile(r"(?<=\w )(?-i:[A-Z][a-z]{2,})'s\b")
+
+
 def exists(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     asks_mention = MENTION.search(main_clause(spec.question)) is not None
@@ -381,8 +384,11 @@ def exists(ctx: AnswerContext) -> Result:
                 # absence: the turns that carry the question's own words decide (as for any unnamed topic).
                 return _asserted(ctx)
     claim = {"kind": "speech"}
-    if asks_mention and spec.subject.kind != "anyone" or (asks_mention and not concepts
-                                                                          and not spec.category) \
+    # "Is Ruby's sore throat mentioned?": a named person no voice answers to (names.py left the name as typed) is
+    # someone talked about, so any mention of their complaint is the answer, whoever it belongs to.
+    third_party = THIRD_PARTY_NAME.search(spec.question) is not None
+    if asks_mention and (spec.subject.kind != "anyone" or third_party) or (asks_mention and not concepts
+                                                                             and not spec.category) \
             or spec.section == "dictation":  # no findings are read from a dictation's notes register: its words
         return _mentioned(ctx, concepts)
     pool = by_reporter(ctx, [f for f in ctx.findings if _in_scope(ctx, f) and _for_subject(ctx, f, spec.subject)],
@@ -1199,6 +1205,25 @@ def _unnamed_doses(ctx: AnswerContext, bought: bool | None = None) -> list[Evide
     return out
 
 
+DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
+UNIT_AFTER = re.compile(r"\s*(%|mg|ml|kg|cm|mm|s\b|secs?|seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?|units?|"
+                        r"times|o'?clock|am\b|pm\b)", re.I)
+
+
+def _said_numbers(spec) -> list[re.Pattern]:
+    """A number the question counts mentions of ("how many times is 999 said?"), as ASR may write it: digits or
+    the digits spoken one by one ("nine nine nine"). Numbers that are the window's, a unit's or a clock's are not."""
+    q = spec.question.replace(spec.window_text or "\0", " ")
+    out = []
+    for m in re.finditer(r"(?<![\d:.])\b(\d{2,4})\b(?![:.]\d)", q):
+        if UNIT_AFTER.match(q[m.end():]):
+            continue
+        spoken = r"\W+".join(DIGIT_WORDS[int(d)] for d in m.group(1))
+        digits = r"[-\s]?".join(m.group(1))  # ASR may hyphenate a number read digit by digit ("9-99")
+        out.append(re.compile(rf"(?<![\d.]){digits}(?!\.?\d)|\b{spoken}\b", re.I))
+    return out
+
+
 def count(ctx: AnswerContext) -> Result:
     """"How many questions does the patient ask?", "on how many occasions does the doctor say X?":
     the subject's turns in the window that carry the thing counted."""
@@ -1242,6 +1267,7 @@ def count(ctx: AnswerContext) -> Result:
     terms = lx.content_terms(about.group(1)) if asks and about else [] if asks else \
         [t for t in terms if not t.startswith("question")]
     stems = [_stem(t) for t in terms if len(t) > 3]
+    said_numbers = _said_numbers(spec)
     # "On how many occasions does she ask him to breathe in deeply?": an occasion holds the words
     # together (breathe AND deep), not any one of them; with many words, two of every three.
     need = len(stems) if len(stems) <= 3 else max(2, (2 * len(stems) + 2) // 3)
@@ -1253,6 +1279,8 @@ def count(ctx: AnswerContext) -> Result:
             continue
         words = [_stem(w) for w in re.findall(r"[a-z']+", s["text"].lower())]
         if stems and sum(st in words or any(w.startswith(st) for w in words) for st in stems) < need:
+            continue
+        if said_numbers and not any(p.search(s["text"]) for p in said_numbers):
             continue
         n = s["text"].count("?") if asks else 1
         hits += [ctx.evidence(s, "keyword")] * n

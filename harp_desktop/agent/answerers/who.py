@@ -43,6 +43,8 @@ TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\
 ANSWERS_PHONE = re.compile(r"\b(answer\w*|pick\w* up|picks? it up|took the call|takes the call)\b.{0,30}\b(phone|telephone|call)\b"
                            r"|\b(phone|telephone)\b.{0,20}\b(answer\w*|pick\w* up)\b|\bpicks? up\b"
                            r"|\b(rings?|ringing|calls?|calling)\b.{0,40}\bwho (answers|answered|picks up|picked up)\b", re.I)
+CLINICIAN_CALLS = re.compile(r"\b(gp|doctor|dr\.? \w+|nurse|clinician|practitioner|pharmacist|surgery|practice|consultant)\b"
+                             r".{0,12}\b(rang|rings?|rung|ringing|calls?|called|calling|phoned|phones?|phoning)\b", re.I)
 ANSWER_RING_S = 12.0  # the first words this soon after a ring starts answer it
 CALL_TOPIC_S = 45.0  # what the call is about is said this soon after the ring
 
@@ -59,8 +61,12 @@ def _answers_phone(ctx: AnswerContext) -> Result | None:
             call = " ".join(s["text"] for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + CALL_TOPIC_S)
             return len(topic & set(said.focus_terms(call)))
         rings = sorted(rings, key=lambda r: -told(r))
+    # "Who answered when the GP rang back?": the caller speaks into the ring-back, but the one who answers is the
+    # other side of the call.
+    caller = "clinician" if CLINICIAN_CALLS.search(ctx.spec.question) else None
     for ring in rings:
-        after = [s for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + ANSWER_RING_S]
+        after = [s for s in turns if ring.start_s <= s["start_s"] <= ring.end_s + ANSWER_RING_S
+                 and (caller is None or ctx.roles.get(ctx.label_of(s) or "") != caller)]
         if after:
             e, label = ctx.evidence(after[0], "time"), ctx.label_of(after[0])
             word = ctx.person(label, named=False)
@@ -72,7 +78,9 @@ def _answers_phone(ctx: AnswerContext) -> Result | None:
 
 # "Who is the first voice heard?", "who speaks last?": the voice of the first (last) spoken turn in the scope asked.
 FIRST_VOICE = re.compile(r"\b(first|last|final|earliest) (voice|person|speaker|one)\b(?! (to )?(mention|say|ask|tell|bring|raise))"
-                         r"|\bwho (speaks|talks|is heard|says anything|said anything) (first|last)\b", re.I)
+                         r"|\bwho (speaks|spoke|talks|talked|is heard|was heard|says anything|said anything|says something|"
+                         r"said something)\b(?: [\w']+){0,4}? (first|last)\b|\b(first|last|final) (word|words)\b(?! (about|on|of) )",
+                         re.I)
 
 
 VOICE_WORDS = set(lx.stems("identify name speaker speaking speaks voice person talking talks heard hear whose who is it that "
@@ -96,6 +104,20 @@ def _voice_at(ctx: AnswerContext) -> Result | None:
     return Result(_options_word(spec, word, ctx.voice_names.get(label or "")),
                   f"At {format_clock(t)} {label} ({word}) is speaking, {span(e)}: \"{e.text.strip()[:120]}\".", [e],
                   {"kind": "turn", "speakers": [label]})
+
+
+def _reader(ctx: AnswerContext) -> Result | None:
+    readers = [lab for lab in ctx.roles if "reading aloud" in (ctx.describe_voice(lab) or "")]
+    turns = [s for s in ctx.segments if ctx.label_of(s) in readers and s["text"].strip()
+             and ctx.in_window(s["start_s"], s["end_s"])]
+    if not turns:
+        return None
+    label = ctx.label_of(turns[0])
+    cited = [ctx.evidence(s, "turn") for s in turns[:3]]
+    word = ctx.person(label, named=False)
+    return Result(_options_word(ctx.spec, word, ctx.voice_names.get(label or "")),
+                  f"{label} ({word}) reads aloud: a long stretch nobody answers, from {span(cited[0])}: "
+                  f"\"{cited[0].text.strip()[:120]}\".", cited, {"kind": "turn", "speakers": [label]})
 
 
 def _first_voice(ctx: AnswerContext) -> Result:
@@ -124,6 +146,10 @@ def who(ctx: AnswerContext) -> Result:
             return got
     if FIRST_VOICE.search(q):
         return _first_voice(ctx)
+    if said.READING.search(q):
+        got = _reader(ctx)  # "who's reading the story out loud?": the voice that reads, not a turn with the words
+        if got is not None:
+            return got
     got = _voice_at(ctx)
     if got is not None:
         return got
