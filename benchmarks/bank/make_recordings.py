@@ -1,10 +1,10 @@
-"""Generate the eleven long question-bank test recordings (bank_rec_01, _02, ..., _10, _11).
+"""Generate the twelve long question-bank test recordings (bank_rec_01, _02, ..., _11, _12).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _11: both; bank_rec_11 also
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _12: both; bank_rec_11 also
   eSpeak NG's Polish voice) reading scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
@@ -86,17 +86,25 @@ few English words; one mistranslation she corrects; black stools after a denial 
 on ibuprofen and aspirin; his own heartburn and opinion; real coughs; a safety-net), the GP's speakerphone call to the
 hospital's acute medical registrar (only the far side band-limited), the goodbye and the corridor.
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _11)::
+``bank_rec_12`` (built by ``rec12.py``): a maternity triage phone call the evening before (band-limited, both sides:
+reduced fetal movements that came back, a headache, a safety-net), a community midwife's 34-week antenatal home visit
+in the living room (the partner answers for her at times and contradicts her on the headaches, his own hay fever and
+cough; their three-year-old; the television for a minute; a door chime, a delivery driver and the neighbour at the
+door; the examination read out after silent pauses: raised blood pressure with protein, possible pre-eclampsia; the
+maternity assessment unit today; a safety-net read back), then the midwife's voice memo in her car (clinical
+shorthand, one spoken correction).
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _12)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_11``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_12``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all eleven recordings are built.
+all twelve recordings are built.
 """
 
 from __future__ import annotations
@@ -190,6 +198,9 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "pl+m6": 155,  # bank_rec_11 (the grandson in Polish)
     "en-gb-x-rp+f3@p95": 165,  # bank_rec_11 (a girl of four: pitch raised to 95)
     "en-gb-x-gbclan+f2": 160,  # bank_rec_11 (the practice nurse)
+    "en-us+Annie": 165,  # bank_rec_12 (the community midwife)
+    "en-gb-x-gbclan+f5@p95": 160,  # bank_rec_12 (a boy of three: pitch raised to 95)
+    "en-us+f2@p45": 160,  # bank_rec_12 (the triage midwife on the phone: pitch lowered a little, to 45)
 }
 VOICES.update(
     {
@@ -227,6 +238,10 @@ VOICES.update(
         "espeak:en-gb-x-rp+f3@p95": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant f3, pitch 95 "
         "(-p 95; a child's voice)",
         "espeak:en-gb-x-gbclan+f2": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f2 (female)",
+        "espeak:en-us+Annie": "eSpeak NG 1.51 en-us (American English) with variant Annie (female)",
+        "espeak:en-gb-x-gbclan+f5@p95": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f5, pitch 95 "
+        "(-p 95; a child's voice)",
+        "espeak:en-us+f2@p45": "eSpeak NG 1.51 en-us (American English) with variant f2, pitch 45 (-p 45; female)",
     }
 )
 
@@ -2042,6 +2057,7 @@ deterministically from a seed):
 | `bank_rec_09.flac` + `.truth.json` | hospital medical ward bay (another patient's observations, a confused man in the next bed, an infusion-pump alarm, other people's emotional remarks), the consultant's ward round of an older man with pneumonia (the junior doctor presents him, the nurse reports observations, he corrects the presentation once), then the junior doctor's phone update to his daughter (Flite and eSpeak NG voices) |
 | `bank_rec_10.flac` + `.truth.json` | a GP home visit: the hallway on arrival (a door chime, the son's own bad knee and hay fever, the television, the daughter-in-law on her mobile about the patient's tablets, the neighbour and the grandson), the GP's consultation of an 86-year-old woman with worsening heart failure and a fall in her front room (her daughter-in-law answering for her at times and contradicting her), then the GP's speakerphone call to the district nurses (Flite and eSpeak NG voices) |
 | `bank_rec_11.flac` + `.truth.json` | a GP practice waiting room (the patient's grandson checks her in, another patient's father and little daughter, the practice nurse, other people's emotional remarks, a bystander's cough), an interpreted consultation of an 81-year-old Polish woman with black stools and stomach pain on ibuprofen and aspirin, her grandson interpreting (Polish and English; his own heartburn), the GP's speakerphone call to the hospital's acute medical registrar, the goodbye and the corridor (Flite and eSpeak NG voices, English and Polish) |
+| `bank_rec_12.flac` + `.truth.json` | a maternity triage phone call the evening before (reduced fetal movements that came back, a headache), a community midwife's 34-week antenatal home visit in the living room with the woman's partner (answering for her at times and contradicting her; his own hay fever and cough) and their three-year-old, the television for a minute, the neighbour at the door (raised blood pressure with protein: possible pre-eclampsia, sent to the maternity assessment unit), then the midwife's voice memo in her car (Flite and eSpeak NG voices; a child's voice) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -2049,7 +2065,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` to `bank_rec_11.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac` to `bank_rec_12.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -2068,8 +2084,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_11) and with
-> eSpeak NG (bank_rec_03 to bank_rec_11).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_12) and with
+> eSpeak NG (bank_rec_03 to bank_rec_12).
 
 ## Components
 
@@ -2120,10 +2136,14 @@ Required attributions:
   `f1` (her Polish), `en-gb-x-rp` + variant `m6` (her grandson) and `pl` + `m6` (his Polish), `en-gb-x-rp` + variant
   `f3` with the base pitch raised to 95 (`-p 95`; a four-year-old girl) and `en-gb-x-gbclan` + variant `f2` (the
   practice nurse). The Polish turns' truth text is the Polish that was synthesised, with an English translation.
+- bank_rec_12 mixes both engines: Flite `cmu_us_slt` (the pregnant woman, on the phone and at home), `cmu_us_rms` (her
+  partner) and `cmu_us_kal16` (the television); eSpeak NG `en-us` + variant `Annie` (the community midwife, a voice
+  never used before), `en-us` + variant `f2` with the base pitch lowered a little to 45 (`-p 45`; the triage midwife
+  on the phone) and `en-gb-x-gbclan` + variant `f5` with the base pitch raised to 95 (`-p 95`; a three-year-old boy).
 - Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py`, `rec09.py`,
-  `rec10.py` and `rec11.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
-  and weather in bank_rec_03 and bank_rec_08, the picture book in bank_rec_07 and the television programme in
-  bank_rec_10 are invented (no third-party text).
+  `rec10.py`, `rec11.py` and `rec12.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
+  and weather in bank_rec_03 and bank_rec_08, the picture book in bank_rec_07 and the television programmes in
+  bank_rec_10 and bank_rec_12 are invented (no third-party text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
   dBFS active RMS; the reader -25 dBFS; telephone speech -24 dBFS after
   band-limiting to 300-3400 Hz with light soft clipping), 5 ms fades.
@@ -2136,7 +2156,7 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 to bank_rec_11 is the shared cue clip
+  the S5 cough of bank_rec_03 to bank_rec_12 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
@@ -2146,11 +2166,12 @@ Required attributions:
   (S1, S3, S5, S6; S3 is a COPD patient's), and in bank_rec_09 a 68-year-old man's coughs are these women's
   (S1, S3, S5, S6), and in bank_rec_10 an 86-year-old woman's coughs and one of her son's are these women's
   (S1, S3, S5, S6), and in bank_rec_11 an 81-year-old woman's coughs (S1, S3, S5, S6) and a bystander's (S1) are
-  these women's. No throat
+  these women's, and in bank_rec_12 a man's coughs (the partner's: S1, S3, S6, each slowed to 0.95-0.96x) and a
+  pregnant woman's (S1, S5) are these women's. No throat
   clearing is included in any recording (no honestly licensed real clip was
   available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_11)
+### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_12)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -2175,9 +2196,12 @@ Required attributions:
   consultation (3 dB quieter), lead-in and tail cut as in bank_rec_05; in
   bank_rec_11 as other people in a GP practice waiting room and corridor (clips not used in bank_rec_02 to
   bank_rec_10), and one man heard from the corridor through the consulting-room door (3 dB quieter), lead-in and
-  tail cut as in bank_rec_05.
+  tail cut as in bank_rec_05; in
+  bank_rec_12 (clips not used in bank_rec_02 to bank_rec_11) as a man on the living-room television (actor 01, 4 dB
+  quieter), the next-door neighbour at the front door (actor 06, 2 dB quieter) and a woman across the road heard
+  through the living-room window (actor 24, 3 dB quieter), lead-in and tail cut as in bank_rec_05.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 to bank_rec_11 are not speaker-independent.
+  results on bank_rec_02 to bank_rec_12 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
@@ -2196,6 +2220,9 @@ Required attributions:
   with the far side of the call (heard from the GP's speakerphone).
 - The ring-back tone of bank_rec_11's phone call is the same, band-limited with the registrar's side of the call (heard
   from the consulting-room speakerphone).
+- bank_rec_12: the ring-back tone of its triage phone call is the same, band-limited with the call (both sides heard as
+  telephone audio), and its doorbell is bank_rec_10's generated door chime (event kind `doorbell`). The doppler
+  listen during the examination is a silent pause: no fetal-heart sound is synthesised.
 
 ## Every clip, in order
 
@@ -2356,6 +2383,7 @@ def main(argv: list[str] | None = None) -> int:
             "bank_rec_09",
             "bank_rec_10",
             "bank_rec_11",
+            "bank_rec_12",
         ],
         help="build one recording only",
     )
@@ -2488,7 +2516,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_11")
             truths["bank_rec_11"] = truth
-    if len(truths) == 11:
+        if args.only in (None, "bank_rec_12"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec12 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec12 import SPEAKERS_12, build_rec12
+
+            seed = args.seed + 12
+            tl = Timeline("bank_rec_12", seed, flite, Path(tmp), dict(SPEAKERS_12))
+            build_rec12(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_12")
+            truths["bank_rec_12"] = truth
+    if len(truths) == 12:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:

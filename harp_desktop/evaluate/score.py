@@ -33,8 +33,6 @@ LABEL_SYNONYMS = {
 _LABEL_STOP = {"the", "a", "an", "her", "his", "their", "my", "of", "s", "patient's", "and", "both"}
 _NEGATORS = {"not", "no", "never", "isn't", "wasn't"}
 FreeTextJudge = Callable[[str, str, str], bool]  # (truth, answer line, rationale) -> correct
-_NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
-_NUMBER_WORDS.update({"fifteen": 15, "twenty": 20, "thirty": 30, "fifty": 50, "hundred": 100})
 
 
 def hit_rate(truth_spans: list[tuple[float, float]], evidence: list[tuple[float, float]]) -> float | None:
@@ -45,9 +43,50 @@ def hit_rate(truth_spans: list[tuple[float, float]], evidence: list[tuple[float,
     return hit / len(truth_spans)
 
 
+_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
+# The everyday word for a relation is the same person in a free-text answer ("Alfie's mum" / "the patient's mother").
+_SAME_PERSON = {syn: head for head in ("mother", "father", "grandmother", "grandfather") for syn in LABEL_SYNONYMS[head]}
+
+
+def _numbers_as_digits(words: list[str]) -> list[str]:
+    """"two hundred and forty" -> "240", "thirty eight" -> "38", and digits read one by one ("nine nine nine")
+    -> "999": a number said in words is its digits."""
+    out: list[str] = []
+    i, run_end = 0, -1  # run_end: len(out) right after a digit read on its own
+    while i < len(words):
+        total, last, j = 0, None, i
+        while j < len(words):
+            x = words[j]
+            if x in _UNITS and last in (None, "hundred", "and") or x in _UNITS and last == "tens" and _UNITS[x] < 10:
+                total, last = total + _UNITS[x], "unit"
+            elif x in _TENS and last in (None, "hundred", "and"):
+                total, last = total + _TENS[x], "tens"
+            elif x == "hundred" and last in ("unit", None):
+                total, last = max(total, 1) * 100, "hundred"
+            elif x == "and" and last == "hundred" and j + 1 < len(words) and (words[j + 1] in _UNITS or words[j + 1] in _TENS):
+                last = "and"
+            else:
+                break
+            j += 1
+        if j == i:
+            out.append(words[i])
+            i, run_end = i + 1, -1
+            continue
+        digit = last == "unit" and total < 10 and j - i == 1
+        if digit and run_end == len(out) and out:
+            out[-1] += str(total)  # a digit read after a digit: one number
+        else:
+            out.append(str(total))
+        run_end = len(out) if digit else -1
+        i = j
+    return out
+
+
 def _tokens(text: str) -> list[str]:
     words = re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", text.lower())
-    return [str(_NUMBER_WORDS[w]) if w in _NUMBER_WORDS else w for w in words]
+    return [_SAME_PERSON.get(w, w) for w in _numbers_as_digits(words)]
 
 
 def label_matches(truth: str, answer: str) -> bool:

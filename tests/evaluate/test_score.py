@@ -118,3 +118,16 @@ def test_a_label_of_several_words_matches_word_by_word_in_any_order(truth, answe
 ])
 def test_a_label_of_several_words_needs_every_word(truth, answer):
     assert not label_matches(truth, answer)
+
+
+@pytest.mark.parametrize(("truth", "answer", "ok"), [
+    ("240", "Two hundred and forty.", True),
+    ("38.2", "thirty eight point two", False),  # a decimal said in words is left alone, not guessed
+    ("999", "call nine nine nine", True),
+    ("21", "twenty one", True),
+    ("12", "twenty one", False),
+    ("Alfie's mum (Kerry)", "the patient's mother", True),  # the everyday word for a relation is the same person
+    ("his wife", "the patient's mother", False),
+])
+def test_free_text_reads_numbers_in_words_and_relations_by_either_word(truth, answer, ok):
+    assert answer_correct("text", truth, answer) is ok
