@@ -99,6 +99,10 @@ class Asker(EvidencePath):
         person, else a sound; ``--speaker-cue`` / ``--emotion-cue`` say it themselves."""
 
         roles: dict[str, str] = {}
+        if cue and lx.SOUNDS_LIKE_CLIP.search(question) and not re.search(r"\b(voice|speaker|person|man|woman)\b", question,
+                                                                          re.I):
+            roles["emotion"] = str(cue)  # "when does anyone sound like this clip?": how they sound, not who
+            cue = None
         if cue:
             voice = lx.CUE_VOICE.search(question) or lx.PERSON_CUE.search(question) or re.search(r"\b(voice|speaks?|spoke|talks?|speaker|person)\b",
                                                                   question, re.I)

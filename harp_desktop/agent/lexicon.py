@@ -265,6 +265,9 @@ GENDER_WORD = {"man": "man", "gentleman": "man", "male": "man", "guy": "man", "b
                "fella": "man",
                "woman": "woman", "lady": "woman", "female": "woman", "girl": "woman"}
 # With an example clip, "this reader", "that woman", "the man in the clip" point at the clip's voice.
+# Someone sounding like an example clip is how they sound (its emotion, from any voice), not which voice it is.
+SOUNDS_LIKE_CLIP = re.compile(r"\b(anyone|anybody|someone|somebody|who|she|he|they|people|any ?one)\b[\w' ]{0,25}\b"
+                              r"(sound|sounds|sounded|sounding) (like|the same as|similar to|as \w+ as)\b", IC)
 PERSON_CUE = re.compile(r"\b(this|that) (reader|man|woman|lady|gentleman|narrator|presenter|caller|individual|child|girl|boy|"
                         r"guy|person|speaker|voice)\b|\b(man|woman|person|speaker|voice|reader|lady)( heard)? (in|from|of) "
                         r"(this|the|that) (clip|sample|example|recording snippet)\b", IC)

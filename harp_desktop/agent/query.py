@@ -417,6 +417,8 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     # the question is about.
     u_who = INNER_WHEN.sub(" ", u_who)
     spec.subject, spec.others = parse_subjects(u_who, bool(cues.get("speaker")))
+    if spec.subject.kind == "cue" and cues.get("emotion") and not cues.get("speaker"):
+        spec.subject = Subject("anyone")  # "does anyone sound like this clip?": the clip is how, not who
     spec.operation, spec.confidence = parse_operation(q, spec)
     spec.target = parse_target(q, spec.operation, spec)
     # "Before she goes in", "once she's out of the consultation": the unrelated speech on that side of it.

@@ -296,3 +296,17 @@ def test_a_reader_asking_the_listener_a_question_is_still_reading_aloud():
         assert "reading aloud" in (ctx.describe_voice("ST") or "")
     finally:
         vm.voice_pitch = real
+
+
+@pytest.mark.parametrize("question", ["Who brought up the ibuprofen tablets first, the patient or the doctor?",
+                                      "Who mentioned ibuprofen first?"])
+def test_who_raised_it_first_is_the_first_to_state_it_not_the_fullest_mention(question):
+    from harp_desktop.agent.answerers.who import who
+
+    ctx = _ctx(["DR: Do you take any medicines at the moment?", "PT: Ibuprofen for my knee, up to three a day.",
+                "DR: Any allergies?", "PT: No.", "DR: Your kidneys are fine.",
+                "DR: But please stop the ibuprofen tablets and use ibuprofen gel on the knee instead, the tablets can "
+                "upset your stomach."], question=question)
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert who(ctx).first.startswith("patient"), who(ctx)

@@ -595,3 +595,21 @@ def test_the_person_told_or_asked_is_the_addressee_not_the_subject(question, kin
 ])
 def test_a_clip_of_someone_makes_the_clip_the_subject(question) -> None:
     assert parse(question, DUR, {"speaker": "x.flac"}).subject.kind == "cue"
+
+
+@pytest.mark.parametrize(("question", "role"), [
+    ("Between 7:00 and 9:00, when does anyone sound like this clip?", "emotion"),
+    ("In the waiting room, does somebody sound the same as this example? When?", "emotion"),
+    ("Who sounds like this?", "emotion"),
+    ("When does the voice in this clip first speak?", "speaker"),  # which voice
+    ("Does the woman in this clip sound like she did earlier?", "speaker"),
+    ("When is a cough like this one heard?", "sound"),
+])
+def test_someone_sounding_like_a_clip_is_its_emotion_not_its_voice(question, role) -> None:
+    from harp_desktop.agent.ask import Asker
+
+    assert set(Asker.cue_roles(question, "x.flac", None, None)) == {role}
+
+
+def test_an_emotion_clip_alone_makes_no_one_the_subject() -> None:
+    assert parse("When does anyone sound like this clip?", DUR, {"emotion": "x.flac"}).subject.kind == "anyone"

@@ -110,7 +110,9 @@ def _best_sentence(text: str, terms: set[str], gives: list[re.Pattern]) -> str:
 
     def score(s: str) -> float:
         st = set(_stems(s))
-        return len(st & terms) + sum(1.5 for g in gives if g.search(s)) - (0.5 if ASKS.search(s) else 0.0)
+        # What the question is about outweighs the kind of answer: a sentence with a time in it but none of the
+        # question's words ("Muddled since Thursday...") is not the one that says when the dose was given.
+        return 2.0 * len(st & terms) + sum(1.5 for g in gives if g.search(s)) - (0.5 if ASKS.search(s) else 0.0)
 
     i = max(range(len(sents)), key=lambda k: score(sents[k]))
     out = sents[i]
@@ -423,7 +425,7 @@ def answer(ctx: AnswerContext) -> Result:
             ranked = [(best_score, reply), (best_score, best)] + [x for x in ranked if x[1]["id"] not in
                                                                     (reply["id"], best["id"])]
             best = reply
-    terms = set(focus_terms(ctx.spec.question))
+    terms = set(respell(ctx, focus_terms(ctx.spec.question)))
     first = _best_sentence(best["text"], terms, gives)
     more = _continuation(ctx, best)
     if more is not None and gives and not any(g.search(first) for g in gives) and any(g.search(more["text"]) for g in gives):

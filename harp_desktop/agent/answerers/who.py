@@ -228,7 +228,14 @@ def who(ctx: AnswerContext) -> Result:
             scored = [(scored[0][0], reply)] + scored
     if scored and raised:
         best = scored[0][0]
-        scored = sorted([x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])  # who raised it first
+        # Who raised it first: the turn of its first finding ("the ibuprofen tablets": ibuprofen), even when a
+        # later turn has more of the question's words; else the earliest of the turns that say it best.
+        first = min((f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)), key=lambda f: f.start_s,
+                    default=None)
+        # (a finding spans the exchange that states it: the turn is its speaker's, within that span)
+        named = [x for x in scored if first is not None and ctx.label_of(x[1]) == first.speaker
+                 and x[1]["start_s"] < first.end_s and x[1]["end_s"] > first.start_s]
+        scored = sorted(named or [x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])
     if scored and lx.CALLED_THROUGH.search(q):
         # "Who called Alfie through?": the turn that calls someone in ("Alfie Walsh, come on through to room two"),
         # not any turn with the name in it.
