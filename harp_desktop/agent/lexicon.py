@@ -431,6 +431,10 @@ _GLUE = frozenset("the a an of to in on and or is was were are be he she it they
 AGE_ASKED = re.compile(r"\bhow old\b|\bwhat age\b|\bage (was|did|when)\b|\baged\b", re.I)
 
 
+_UNIT_WORDS = frozenset("second seconds minute minutes hour hours day days week weeks month months year years mg ml kg "
+                        "milligrams millilitres milliliters micrograms grams litres units percent cm mm".split())
+
+
 def spoken_count(text: str, question: str = "") -> int | None:
     """A whole number a sentence states, as digits or words ("three times", "twice", "a couple"): of
     several, the one whose neighbouring words the question shares most ("how many years did she smoke
@@ -450,6 +454,13 @@ def spoken_count(text: str, question: str = "") -> int | None:
             found.append((i, n))
     # A number the question states is what it asks about, not its answer ("max doses in 24 hours?": not 24).
     found = [f for f in found if words[f[0] + 1: f[0] + 3] != ["o", "clock"] and words[f[0] + 1: f[0] + 2] not in (["am"], ["pm"])]
+    if question and not AGE_ASKED.search(question):  # ("16 years old" is an age: its unit is how it is said)
+        # A number bound to a unit the question does not count ("for five days" when asked how many flare-ups)
+        # measures something else.
+        found = [f for f in found if not (words[f[0] + 1: f[0] + 2] and words[f[0] + 1] in _UNIT_WORDS
+                                          and stem(words[f[0] + 1]) not in asked)]
+        if not found:
+            return None
     given = {int(n) for n in re.findall(r"\b\d+\b", question)} | {v for w, v in _SMALL.items() if re.search(rf"\b{w}\b", question, re.I)}
     found = [f for f in found if f[1] not in given] or found
     age = bool(AGE_ASKED.search(question))
@@ -463,7 +474,9 @@ def spoken_count(text: str, question: str = "") -> int | None:
         # "How old was he when he started?": an age reads "when I was 15", "aged 15", "15 years old".
         said_age = age and (" ".join(words[max(0, i - 2): i]) in ("i was", "he was", "she was", "was", "at", "aged", "age")
                             or words[i - 1:i] in (["was"], ["aged"], ["age"]) or words[i + 1: i + 3] == ["years", "old"])
-        return len(asked & set(stems(" ".join(near)))) + (3 if said_age else 0)
+        # the number of the unit asked for ("how many years?" -> "for fifteen years", not "ten a day")
+        unit = 2 if words[i + 1: i + 2] and words[i + 1] in _UNIT_WORDS and stem(words[i + 1]) in asked else 0
+        return len(asked & set(stems(" ".join(near)))) + (3 if said_age else 0) + unit
 
     return max(found, key=lambda f: (shared(f[0]), -f[0]))[1]
 

@@ -1088,3 +1088,28 @@ def test_an_act_nobody_names_is_placed_by_its_object():
     assert got is not None and got[0] == (0.0, 4.0)
     assert _object_named(ctx, "a cold") is None and _object_named(ctx, "he's got a cold") is None
     assert _object_named(ctx, "the doctor") is None  # a person acts; they are not what is acted on
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Does she get palpitations when she's anxious?", []),
+    ("Does he get chest pain when he's walking?", ["walk"]),
+    ("Is it worse when they're lying flat?", ["wors", "lying", "flat"]),
+])
+def test_a_pronoun_contraction_is_grammar_not_what_is_asked_of_the_symptom(question, want):
+    from harp_desktop.agent.answerers.speech import beyond_concepts
+
+    got = beyond_concepts(question)
+    assert not [t for t in got if "'" in t], got
+    assert all(any(t.startswith(w[:4]) for t in got) for w in want), got
+
+
+@pytest.mark.parametrize(("sentence", "question", "want"), [
+    ("Two, February and June, the GP gave me prednisolone for five days both times.",
+     "How many flare-ups needing steroids has he had this year?", 2),
+    ("I smoked ten a day for fifteen years.", "For how many years did she smoke?", 15),
+    ("Paracetamol, 500 mg, two tablets.", "How many tablets does she take?", 2),
+])
+def test_a_number_bound_to_another_unit_is_not_the_count(sentence, question, want):
+    from harp_desktop.agent import lexicon as lx
+
+    assert lx.spoken_count(sentence, question) == want

@@ -310,3 +310,15 @@ def test_who_raised_it_first_is_the_first_to_state_it_not_the_fullest_mention(qu
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert who(ctx).first.startswith("patient"), who(ctx)
+
+
+def test_a_question_that_names_the_thing_raised_it():
+    """"Have you travelled anywhere recently?" raises travel, though the patient's reply states the finding."""
+    from harp_desktop.agent.answerers.who import who
+
+    ctx = _ctx(["DR: Have you eaten anything unusual?", "PT: We had a barbecue on Thursday.",
+                "DR: Have you travelled anywhere recently?", "PT: No, not this year.", "DR: Okay."],
+               question="Who brought up recent travel, the doctor or the patient?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert who(ctx).first.startswith("doctor"), who(ctx)

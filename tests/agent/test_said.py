@@ -172,3 +172,38 @@ def test_a_clock_time_asr_wrote_as_digits_is_a_time():
     got = dict(said.wanted("When is his clinic appointment booked for?"))
     assert any(p.search("Fracture clinic on Monday at 930.") for p in got.values())
     assert dict(said.wanted("When was the first dose given?"))["time"].search("given at 1940 with paracetamol")
+
+
+@pytest.mark.parametrize(("question", "put"), [
+    ("When asked if she was more breathless than usual, what did Dorothy say?", "if she was more breathless than usual"),
+    ("What did he answer when he was asked about alcohol?", "about alcohol"),
+    ("Once questioned whether he smokes, what does he reply", "whether he smokes"),
+])
+def test_the_question_put_is_what_the_reply_answers(question, put):
+    m = said.WHEN_ASKED.search(question)
+    assert m is not None and m.group(1).strip() == put
+
+
+def test_a_passive_when_asked_is_answered_by_the_reply():
+    from harp_desktop.agent.answerers.said import rank
+    from tests.agent.test_people import _ctx
+
+    ctx = _ctx(["DR: And is the cough bringing anything up?", "PT: Green stuff, mostly in the mornings.",
+                "DR: Are you more out of breath than usual?", "PT: I think maybe a bit, going up the stairs.",
+                "DR: Right, I'll ask the GP to check your chest on Tuesday.", "PT: Thank you."],
+               question="When asked if she was more breathless than usual, what did she say?")
+    ctx.rec, ctx.notes = {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    ctx.lib = None  # no stored vectors: lexical only
+    assert rank(ctx)[0][1]["text"].startswith("I think maybe a bit")
+
+
+@pytest.mark.parametrize(("text", "question", "want"), [
+    ("The fever is gone. He has not had a temperature since yesterday morning. It was 36.8 this morning.",
+     "On the phone, what was his temperature this morning?", "It was 36.8 this morning."),
+    ("Muddled since Thursday, keep an eye on it. First dose of amoxicillin given at 19:40.",
+     "What time was the first amoxicillin dose given?", "First dose of amoxicillin given at 19:40."),
+])
+def test_the_sentence_quoted_carries_both_the_topic_and_what_is_asked(text, question, want):
+    terms = set(said.focus_terms(question))
+    gives = [g for _, g in said.wanted(question)]
+    assert said._best_sentence(text, terms, gives) == want

@@ -58,7 +58,9 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
      re.compile(r"\b(times? a|a|per|every|each) (day|week|night|month|hour)\b|\b(daily|nightly|weekly|most days|most nights|"
                 r"always|sometimes|occasionally|once|twice|constantly|all the time|every day)\b", re.I)),
     ("number", re.compile(r"\bhow (many|much|old|far|heavy|high)\b|\bwhat (number|dose|dosage|score|reading|level|amount|"
-                          r"temperature|weight|rate)\b|\bout of (ten|10)\b|\bwhat (numbers?|readings?)\b"
+                          r"temperature|weight|rate)\b|\bwhat (?:was|is|were|are) (?:his|her|their|the|your|its) (?:\w+ )?"
+                          r"(?:temperature|temp|weight|pulse|heart rate|blood pressure|bp|sats|saturation|oxygen|peak flow|"
+                          r"score|reading|dose|level|fev1)\b|\bout of (ten|10)\b|\bwhat (numbers?|readings?)\b"
                           r"|\b(reading|level|score|value)s?\s*\??\s*$", re.I),  # "BP reading?"
      re.compile(rf"\b{NUM}\b|%|\bper ?cent\b", re.I)),
     ("name", re.compile(r"\bnames?\b|\bcalled\b|\bwho is\b", re.I),
@@ -84,6 +86,8 @@ AFTER_CLAUSE = re.compile(r"\b(once|after|when|as soon as|right after|straight a
                           r"patient|husband|wife|he|she|they)\s+((?:has |had |is |was |just )?(?:says?|said|tells?|told|"
                           r"explains?|explained|mentions?|mentioned|asks?|asked|suggests?|suggested|reassures?|reassured|"
                           r"confirms?|confirmed|breaks?|broke|announces?|announced|gives?|gave)\b.*)$", re.I)
+WHEN_ASKED = re.compile(r"\b(?:when|once|after|on being)\s+(?:(?:she|he|they|the patient) (?:was|were|is|got) )?"
+                        r"(?:asked|questioned)\s+((?:if|whether|about|how|what|why|when|for)\b[^,?]*)", re.I)
 # Reading aloud from a text ("what is the man reading out loud?"), not a value read out ("read out the results").
 READING = re.compile(r"\bread(s|ing)?\b[\w' ]{0,30}\b(aloud|out loud)\b|\bbeing read\b|\breading (from )?(the|a|his|her)"
                      r"( [\w']+)? (paper|newspaper|book|magazine|story|stories|article)\b|\bread(s|ing)? from\b", re.I)
@@ -112,7 +116,9 @@ def _best_sentence(text: str, terms: set[str], gives: list[re.Pattern]) -> str:
         st = set(_stems(s))
         # What the question is about outweighs the kind of answer: a sentence with a time in it but none of the
         # question's words ("Muddled since Thursday...") is not the one that says when the dose was given.
-        return 2.0 * len(st & terms) + sum(1.5 for g in gives if g.search(s)) - (0.5 if ASKS.search(s) else 0.0)
+        # ... and a sentence that has both ("It was 36.8 this morning") is the answer itself.
+        said_, gives_ = len(st & terms), sum(1.5 for g in gives if g.search(s))
+        return 2.0 * said_ + gives_ + (2.0 if said_ and gives_ else 0.0) - (0.5 if ASKS.search(s) else 0.0)
 
     i = max(range(len(sents)), key=lambda k: score(sents[k]))
     out = sents[i]
@@ -149,6 +155,12 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     # the statement the answer replies to: "once the doctor says it isn't cancer" (a speech act; "when she was
     # diagnosed" is the topic's own time, not a statement to reply to)
     before = focus_terms(after.group(5)) if after else []
+    asked = WHEN_ASKED.search(plain) if after is None else None
+    if asked:
+        # "When asked if she was more breathless, what did she say?": the question put is what the reply answers;
+        # what is asked of it is the rest ("what did she say" holds no topic of its own).
+        before = respell(ctx, focus_terms(asked.group(1)))
+        terms = respell(ctx, focus_terms(plain[:asked.start()] + " " + plain[asked.end():])) or before
     idf, idf_before = idf_of(ctx, terms), idf_of(ctx, before)
     total, total_before = sum(idf.values()) or 1.0, sum(idf_before.values()) or 1.0
     sem, pair_sem = _semantic(ctx, question, by_start)

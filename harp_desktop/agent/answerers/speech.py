@@ -315,7 +315,9 @@ def beyond_concepts(question: str) -> list[str]:
 
     # Who it is about ("does the little boy have a stiff neck?") is not what is asked, nor who says it
     # ("according to her sister, ...").
-    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", strip_reporter(SOURCE_FRAME.sub(" ", question))))))
+    # ("she's", "he'd" are grammar: the tokenizer would leave "she'" as a word of the topic)
+    plain = PRONOUN_CONTRACTION.sub(" ", strip_reporter(SOURCE_FRAME.sub(" ", question)))
+    toks = tokenize(lx.RELATIVE.sub(" ", lx.SCENE.sub(" ", lx.QUOTE_FREE.sub(" ", plain))))
     covered = {i for m in load().match(toks) if m.how != "probe" for i in range(m.start, m.end)}
     rest = " ".join(t for i, t in enumerate(toks) if i not in covered)
     # A name ("has Linda ever fainted?") says who, not what: capitalised words after the first.

@@ -232,9 +232,13 @@ def who(ctx: AnswerContext) -> Result:
         # later turn has more of the question's words; else the earliest of the turns that say it best.
         first = min((f for f in ctx.findings if f.concept in concepts and _in_scope(ctx, f)), key=lambda f: f.start_s,
                     default=None)
-        # (a finding spans the exchange that states it: the turn is its speaker's, within that span)
-        named = [x for x in scored if first is not None and ctx.label_of(x[1]) == first.speaker
-                 and x[1]["start_s"] < first.end_s and x[1]["end_s"] > first.start_s]
+        # A finding spans the exchange that states it: of its turns, the first that says the thing itself raised it
+        # (the doctor's "have you travelled recently?"; not "any medicines?" when the patient names the ibuprofen).
+        said_it = set(said.respell(ctx, said.focus_terms(body))) | set(lx.stems(first.concept if first else ""))
+        inside = sorted((x for x in scored if first is not None and x[1]["start_s"] < first.end_s
+                         and x[1]["end_s"] > first.start_s), key=lambda x: x[1]["start_s"])
+        named = [x for x in inside if said_it & set(lx.stems(x[1]["text"]))][:1] or \
+            [x for x in inside if first is not None and ctx.label_of(x[1]) == first.speaker][:1]
         scored = sorted(named or [x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])
     if scored and lx.CALLED_THROUGH.search(q):
         # "Who called Alfie through?": the turn that calls someone in ("Alfie Walsh, come on through to room two"),
