@@ -22,9 +22,9 @@ COMPARE = re.compile(r"\bwhich (speaker|person|one|of (the|them|these|those)( tw
                      r"positiv\w*|negativ\w*)\b.{0,60}\bor\b"
                      r"|\bwho\b.{0,40}\b(sounds?|sounded|seems?|seemed|was|is)\b.{0,20}\b(more|less|higher|lower)\b.{0,80}\bor\b"
                      r"|\bcompare\b.{0,60}\b(arousal|valence|dominance|emotion\w*|mood)", IC)
-CHANGE = re.compile(r"\bhow (did|does|do)\b.{0,80}\b(arousal|valence|dominance|emotion\w*|mood|tone|energy)\b.{0,40}"
+CHANGE = re.compile(r"\bhow (did|does|do)\b.{0,80}\b(arousal|valence|dominance|emotion\w*|mood|tone|energy)\b.{0,70}"
                     r"\b(change|shift|evolve|develop|vary|move)\w*"
-                    r"|\b(arousal|valence|dominance|energy|activation)\b.{0,40}\b(rise|rose|risen|fall|fell|fallen|"
+                    r"|\b(arousal|valence|dominance|energy|activation)\b.{0,70}\b(rise|rose|risen|fall|fell|fallen|"
                     r"increase\w*|decrease\w*|go(es)? up|go(es)? down|went up|went down|drop\w*|change\w*)\b"
                     r"|\b(rise|rose|fall|fell|increase|decrease|go up|go down)\b.{0,40}\b(arousal|valence|dominance)\b"
                     r"|\b(become|became|get|got|grow|grew)\b.{0,20}\b(more|less) (aroused|agitated|activated|positive|"

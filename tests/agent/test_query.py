@@ -613,3 +613,9 @@ def test_someone_sounding_like_a_clip_is_its_emotion_not_its_voice(question, rol
 
 def test_an_emotion_clip_alone_makes_no_one_the_subject() -> None:
     assert parse("When does anyone sound like this clip?", DUR, {"emotion": "x.flac"}).subject.kind == "anyone"
+
+
+def test_a_change_asked_of_a_long_description_is_still_a_change() -> None:
+    q = "From 42 to 82 seconds, how did the valence of the other people's remarks in the waiting room change?"
+    spec = parse(q, DUR)
+    assert (spec.operation, spec.target) == ("change", "valence")
