@@ -62,3 +62,15 @@ def test_no_family_history_said_is_a_no_and_a_named_condition_is_not_this_answer
     # "family history of heart disease?" names a condition: the exists answerer reads that concept
     assert history.answer(_ctx("Any family history of heart disease?", "exists", CONSULT)) is None
     assert history.answer(_ctx("Does she smoke?", "exists", CONSULT)) is None
+
+
+def test_a_condition_the_clinician_names_as_theirs_is_past_history():
+    from harp_desktop.agent.answerers.history import _theirs
+    from harp_desktop.findings.extract import extract
+    from harp_desktop.findings.model import Turn
+
+    def one(text: str):
+        return next(f for f in extract([Turn(0, 0.0, 4.0, "DR", "clinician", text)]) if f.kind == "diagnosis")
+
+    assert _theirs(one("Ibuprofen isn't safe for you, it can make your heart failure worse."))
+    assert not _theirs(one("I think this is heart failure, so I'd like to start a water tablet."))

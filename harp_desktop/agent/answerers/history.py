@@ -58,11 +58,18 @@ def _belongs(f, part: str) -> bool:
     if part == "medication":
         # what the patient's side says they take (a clinician's "I'll start amoxicillin" is a plan, not their drugs)
         return f.kind == "medication" and f.status == "affirmed" and f.role in ("patient", "other", None)
-    if f.status not in ("affirmed", "historical") or f.role not in ("patient", "other", None):
+    if f.status not in ("affirmed", "historical") or f.role not in ("patient", "other", None) and not _theirs(f):
         return False
     # A lay name for a condition is often its measurement: "my blood pressure", "my sugar" (no value said); a height
     # or a pulse mentioned without a value is no condition.
     return f.kind == "diagnosis" or (f.kind == "vital" and not f.value and f.concept in LAY_CONDITIONS)
+
+
+def _theirs(f) -> bool:
+    """A clinician naming a condition as the patient's ("it can make your heart failure worse"): one they already
+    have, not a diagnosis made now ("I think this is diabetic neuropathy")."""
+    return f.role == "clinician" and f.kind == "diagnosis" and re.search(
+        rf"\b(your|her|his|their)\s+(?:\w+\s+)?{re.escape(f.concept.split()[0])}", f.text or "", re.I) is not None
 
 
 LAY_CONDITIONS = frozenset({"blood pressure", "blood glucose", "body weight"})

@@ -43,7 +43,8 @@ TOLD_PATIENT = re.compile(r"\b(tell\w*|told|advis\w*|instruct\w*|remind\w*|warn\
 ANSWERS_PHONE = re.compile(r"\b(answer\w*|pick\w* up|picks? it up|took the call|takes the call)\b.{0,30}\b(phone|telephone|call)\b"
                            r"|\b(phone|telephone)\b.{0,20}\b(answer\w*|pick\w* up)\b|\bpicks? up\b"
                            r"|\b(rings?|ringing|calls?|calling)\b.{0,40}\bwho (answers|answered|picks up|picked up)\b", re.I)
-CLINICIAN_CALLS = re.compile(r"\b(gp|doctor|dr\.? \w+|nurse|clinician|practitioner|pharmacist|surgery|practice|consultant)\b"
+CLINICIAN_CALLS = re.compile(r"\b(gp|doctor|dr\.? \w+|nurse|clinician|practitioner|pharmacist|surgery|practice|consultant|hospital|ward|"
+                             r"clinic|registrar|team)\b"
                              r".{0,12}\b(rang|rings?|rung|ringing|calls?|called|calling|phoned|phones?|phoning)\b", re.I)
 ANSWER_RING_S = 12.0  # the first words this soon after a ring starts answer it
 CALL_TOPIC_S = 45.0  # what the call is about is said this soon after the ring
