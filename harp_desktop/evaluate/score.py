@@ -48,6 +48,7 @@ _UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eig
 _TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
 # The everyday word for a relation is the same person in a free-text answer ("Alfie's mum" / "the patient's mother").
 _SAME_PERSON = {syn: head for head in ("mother", "father", "grandmother", "grandfather") for syn in LABEL_SYNONYMS[head]}
+_SAME_PERSON.update({"gp": "doctor", "dr": "doctor", "physician": "doctor"})  # "the GP, Dr Pryce" / "the doctor"
 
 
 def _numbers_as_digits(words: list[str]) -> list[str]:

@@ -322,3 +322,18 @@ def test_a_question_that_names_the_thing_raised_it():
     ctx.__dict__["findings"] = ctx._extract_now()
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert who(ctx).first.startswith("doctor"), who(ctx)
+
+
+@pytest.mark.parametrize(("question", "want"), [
+    ("Is it the mum who says 'the dog is by the door'?", "No"),
+    ("Was it the doctor saying 'the dog is by the door'?", "Yes"),
+])
+def test_whose_quoted_words_they_are_is_answered_yes_or_no(question, want):
+    from harp_desktop.agent.answerers.who import SAYS_QUOTE, said_by
+
+    assert SAYS_QUOTE.search(question)
+    ctx = _ctx(["PA: He's had a temperature since Sunday.", "DR: Right. Oh, the dog is by the door.",
+                "PA: Sorry, that's ours."], question=question)
+    ctx.__dict__.update(relations={"PA": "mother"})
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert said_by(ctx).first == want

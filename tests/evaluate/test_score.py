@@ -131,3 +131,8 @@ def test_a_label_of_several_words_needs_every_word(truth, answer):
 ])
 def test_free_text_reads_numbers_in_words_and_relations_by_either_word(truth, answer, ok):
     assert answer_correct("text", truth, answer) is ok
+
+
+def test_the_gp_and_the_doctor_are_one_title_in_free_text():
+    assert answer_correct("text", "the GP, Dr Pryce", "doctor (clinician), Price")
+    assert not answer_correct("text", "the practice nurse", "doctor (clinician)")

@@ -177,6 +177,11 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         if got is not None:
             return got
     op, target = spec.operation, spec.target
+    if op == "exists" and spec.quote and spec.subject.kind not in ("anyone", "at_time") and who.SAYS_QUOTE.search(
+            spec.question):
+        got = who.said_by(ctx)  # "is it the mum who says '...'?": whose the words are
+        if got is not None:
+            return got
     if GENDER_ASK.search(spec.question) and spec.subject.kind in ("patient", "clinician", "other", "named"):
         got = voice_gender(ctx)
         if got is not None:

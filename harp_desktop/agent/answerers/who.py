@@ -329,3 +329,25 @@ def _options_word(spec, word: str, name: str | None = None) -> str:
         return (m.group(2).lower() if m else f"{title} (clinician)" if title not in ("clinician", "doctor", "doctor (clinician)")
                 else "doctor (clinician)") + tail
     return word.replace("the ", "", 1) + tail
+
+
+# "Is it the mum who says 'Kids are talking by the door'?", "was it her husband saying '...'?": whose the quoted words are.
+SAYS_QUOTE = re.compile(r"\b(who|that) (says|said|is saying|was saying|asks|asked|shouts|shouted)\b|\bsaying\b", re.I)
+
+
+def said_by(ctx: AnswerContext) -> Result | None:
+    """Yes when the turn that carries the quote is the subject's voice, No (naming whose it is) when another's;
+    None when the quote is not found."""
+    from harp_desktop.agent.answerers.emotion import _quoted_segment
+
+    seg = _quoted_segment(ctx)
+    if seg is None or not ctx.label_of(seg):
+        return None
+    who = ctx.speakers_for(ctx.spec.subject) or set()
+    label, e = ctx.label_of(seg), ctx.evidence(seg, "time")
+    word = ctx.person(label, named=False)
+    verdict = "Yes" if label in who else "No"
+    return Result(verdict, f"{verdict} — \"{e.text.strip()[:100]}\" {span(e)} is said by {label} ({word})"
+                  + ("" if label in who else f", not {ctx.spec.subject.describe()}") + ".", [e],
+                  {"kind": "turn", "speakers": [label]})
+
