@@ -457,8 +457,12 @@ def spoken_count(text: str, question: str = "") -> int | None:
     if question and not AGE_ASKED.search(question):  # ("16 years old" is an age: its unit is how it is said)
         # A number bound to a unit the question does not count ("for five days" when asked how many flare-ups)
         # measures something else.
+        # (the unit counted is the noun after "how many" when there is one: "how many exacerbations this year?"
+        # counts exacerbations, and "nine years ago" is not one of them)
+        noun = re.search(r"\bhow many (\w+)", question, re.I)
+        units = {stem(noun.group(1).lower())} if noun else asked
         found = [f for f in found if not (words[f[0] + 1: f[0] + 2] and words[f[0] + 1] in _UNIT_WORDS
-                                          and stem(words[f[0] + 1]) not in asked)]
+                                          and stem(words[f[0] + 1]) not in units)]
         if not found:
             return None
     given = {int(n) for n in re.findall(r"\b\d+\b", question)} | {v for w, v in _SMALL.items() if re.search(rf"\b{w}\b", question, re.I)}
@@ -527,7 +531,8 @@ def asked_kinds(question: str) -> list[str]:
 # participle ("sats checked?") still asks whether.
 VALUE_NP = re.compile(r"\b(readings?|doses?|dosage|levels?|results?|scores?|temperature|blood pressure|heart rate|pulse|"
                       r"saturation|weight|height|peak flow|bmi|diagnosis|impression|plan|follow-up|a day|a week|a night|per day|"
-                      r"per week|amount|number|name|date|occupation|job|age)\b", IC)
+                      r"per week|amount|number|name|date|occupation|job|age|bp|sats|spo2|o2 sats|temp|pack[- ]?years?|"
+                      r"units|fev1|resp(iratory)? rate|rr|hr|news( score)?|gcs|mrc( grade| score)?|phq-?9|amt|crb-?65)\b", IC)
 EXISTENTIAL = re.compile(r"^\s*(any|anything|some|something|no|ever)\b", IC)
 def elliptical(question: str) -> bool:
     """A question that is only a noun phrase ("working diagnosis?", "BP reading?", "any SOB?")."""

@@ -1108,6 +1108,7 @@ def test_a_pronoun_contraction_is_grammar_not_what_is_asked_of_the_symptom(quest
      "How many flare-ups needing steroids has he had this year?", 2),
     ("I smoked ten a day for fifteen years.", "For how many years did she smoke?", 15),
     ("Paracetamol, 500 mg, two tablets.", "How many tablets does she take?", 2),
+    ("High blood pressure, a heart attack nine years ago.", "How many exacerbations has he had this year?", None),
 ])
 def test_a_number_bound_to_another_unit_is_not_the_count(sentence, question, want):
     from harp_desktop.agent import lexicon as lx

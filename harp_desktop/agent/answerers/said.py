@@ -427,7 +427,10 @@ def answer(ctx: AnswerContext) -> Result:
     if result is not None:
         ranked.insert(0, (best_score, result))
         best = result
-    elif _is_question(best["text"]) and not (lx.ASK_ACT.search(ctx.spec.question) or lx.ASKING.search(ctx.spec.question)):
+    elif _is_question(best["text"]) and not (lx.ASK_ACT.search(ctx.spec.question) or lx.ASKING.search(ctx.spec.question)) \
+            and _is_question(_best_sentence(best["text"], set(focus_terms(ctx.spec.question)), gives)):
+        # (a turn that states what is asked and then asks something else -- "That's about 55 pack years. Would you
+        # like a referral?" -- answers by its statement)
         # The turn that best matches is itself a question ("Any allergies to medicines?"): what was said in
         # answer to it is its reply ("Aspirin makes my breathing worse"), cited with the question.
         from harp_desktop.agent.replies import reply_to
