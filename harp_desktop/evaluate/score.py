@@ -75,6 +75,10 @@ def _numbers_as_digits(words: list[str]) -> list[str]:
             out.append(words[i])
             i, run_end = i + 1, -1
             continue
+        if j + 1 < len(words) and words[j] == "point" and words[j + 1] in _UNITS and _UNITS[words[j + 1]] < 10:
+            out.append(f"{total}.{_UNITS[words[j + 1]]}")  # "thirty six point eight" -> 36.8
+            i, run_end = j + 2, -1
+            continue
         digit = last == "unit" and total < 10 and j - i == 1
         if digit and run_end == len(out) and out:
             out[-1] += str(total)  # a digit read after a digit: one number
@@ -111,7 +115,15 @@ def label_matches(truth: str, answer: str) -> bool:
 
 def text_overlap(truth: str, answer: str, rationale: str = "", need: float = 0.5) -> bool:
     """The deterministic free-text fallback: at least half (``need``) of the truth's content
-    words (numbers as digits) appear in the answer line or its rationale."""
+    words (numbers as digits) appear in the answer line or its rationale. A truth that restates
+    itself in brackets ("39.4 (thirty nine point four)", "the healthcare assistant (Callum)") is
+    met by either form."""
+    plain = re.sub(r"\([^)]*\)", " ", truth).strip()
+    forms = [truth] + ([plain] if plain and plain != truth else []) + re.findall(r"\(([^)]+)\)", truth)
+    return any(_overlap(t, answer, rationale, need) for t in forms)
+
+
+def _overlap(truth: str, answer: str, rationale: str, need: float) -> bool:
     stop = {"the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "about", "at", "with", "her", "his", "she"}
     want = [t for t in _tokens(truth) if t not in stop]
     have = set(_tokens(answer + " " + rationale))

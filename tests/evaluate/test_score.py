@@ -122,7 +122,11 @@ def test_a_label_of_several_words_needs_every_word(truth, answer):
 
 @pytest.mark.parametrize(("truth", "answer", "ok"), [
     ("240", "Two hundred and forty.", True),
-    ("38.2", "thirty eight point two", False),  # a decimal said in words is left alone, not guessed
+    ("38.2", "thirty eight point two", True),  # a decimal said in words
+    ("38.2", "thirty eight", False),
+    ("36.8 (thirty six point eight)", "It was 36.8 this morning.", True),  # a truth restated in brackets: either form
+    ("the healthcare assistant (Callum)", "the healthcare assistant", True),
+    ("the healthcare assistant (Callum)", "the receptionist", False),
     ("999", "call nine nine nine", True),
     ("21", "twenty one", True),
     ("12", "twenty one", False),
