@@ -207,3 +207,15 @@ def test_the_sentence_quoted_carries_both_the_topic_and_what_is_asked(text, ques
     terms = set(said.focus_terms(question))
     gives = [g for _, g in said.wanted(question)]
     assert said._best_sentence(text, terms, gives) == want
+
+
+def test_a_turn_announcing_the_next_look_is_followed_by_what_was_seen():
+    from harp_desktop.agent.answerers.said import _result_of_act
+    from tests.agent.test_people import _ctx
+
+    ctx = _ctx(["DR: The right eardrum looks normal. Now the sore one.", "PT: No, it hurts!",
+                "DR: All done, the left eardrum is red and bulging, no hole in it."],
+               question="In the examination, what did the GP see in the sore ear?")
+    got = _result_of_act(ctx, ctx.segments[0])
+    assert got is not None and "bulging" in got["text"]
+    assert _result_of_act(ctx, ctx.segments[2]) is None  # a turn stating the result is itself the answer

@@ -307,21 +307,27 @@ def _continuation(ctx: AnswerContext, seg: dict) -> dict | None:
     return nxt
 
 
-RESULT_ASK = re.compile(r"\b(find|found|finding\w*|hear|heard|show(s|ed)?|result\w*|reveal\w*|make of|conclu\w*|turn(ed)? up)\b",
-                        re.I)
+RESULT_ASK = re.compile(r"\b(find|found|finding\w*|hear|heard|see|saw|seen|show(s|ed)?|result\w*|reveal\w*|make of|conclu\w*|"
+                        r"turn(ed)? up|look(ed)? like)\b", re.I)
+# A turn that ends by announcing the next look ("The right eardrum looks normal. Now the sore one."): what is found
+# there comes in the same voice's next turns.
+ANNOUNCES = re.compile(r"(?:^|[.!?]\s+)(?:and |right,? |okay,? |so,? )?(?:now|next)\b[^.!?]{0,40}[.!?]?\s*$", re.I)
 RESULT_SAID = re.compile(r"\b(clear|normal|fine|okay|ok|reassuring|nothing|sounds?|tender|soft|high|low|raised|regular|"
-                         r"irregular|crackles?|wheez\w*|is \d|are \d|\d)\b", re.I)
+                         r"irregular|crackles?|wheez\w*|red|swollen|bulging|inflamed|infected|is \d|are \d|\d)\b", re.I)
 
 
 def _result_of_act(ctx: AnswerContext, best: dict) -> dict | None:
     """"What did the doctor find on listening to her chest?": the turn that names the act ("I'd like to
     listen to your chest") is not the finding; the same voice's next turns (within 30 s) that state a
     result are."""
-    if not RESULT_ASK.search(ctx.spec.question) or not lx.EXAM_ACT.search(best["text"]):
+    announced = ANNOUNCES.search(best["text"])
+    if not RESULT_ASK.search(ctx.spec.question) or not (lx.EXAM_ACT.search(best["text"]) or announced):
         return None
     # The act's own turn may state its result after the act ("let me listen... that's clear"); a result said
     # before the act ("your pulse is 88, now I'd like to listen to your chest") is another act's.
-    if RESULT_SAID.search(re.split(r"\b(listen|examin|check|take|feel)\w*", best["text"], flags=re.I)[-1]):
+    after_act = best["text"][announced.start():] if announced else \
+        re.split(r"\b(listen|examin|check|take|feel)\w*", best["text"], flags=re.I)[-1]
+    if RESULT_SAID.search(after_act):
         return None
     later = [s for s in sorted(ctx.segments, key=lambda s: s["start_s"]) if s["start_s"] >= best["end_s"] - 0.1
              and s["start_s"] - best["end_s"] <= 30.0 and ctx.label_of(s) == ctx.label_of(best) and s["text"].strip()]
