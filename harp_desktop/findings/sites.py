@@ -20,6 +20,10 @@ _BETWEEN = frozenset("in my the a is are was were it it's has have had been real
 # Site words that are other words too need the pain word right beside them: "come back", "head of the queue".
 _ADJACENT_ONLY = frozenset("back head".split())
 _REACH = 3  # words between at most
+_SCALE = frozenset("worst scale".split())
+_SCALE_WORDS = frozenset("how bad if ten 10 zero 0 one 1 worst imaginable imagine you can could ever is out of scale "
+                         "where being nothing".split()) | {","}
+_SCALE_REACH = 8
 
 
 class _Concept(Protocol):
@@ -31,19 +35,23 @@ def site_pains(keys: list[str], covered: list[bool], sites: dict[str, _Concept])
     person already normalised by ``vocab.key``: "her" is "my", "knees" is "knee")."""
     out: list[tuple[int, int, _Concept]] = []
     used: set[int] = set()
+    # A pain score asked of a site ("how bad is the wrist, if ten is the worst pain you can imagine?"): the scale's
+    # words stand between the site and the pain word, so they may.
+    scale = _SCALE & set(keys)
+    between, reach = (_BETWEEN | _SCALE_WORDS, _SCALE_REACH) if scale else (_BETWEEN, _REACH)
     for i, k in enumerate(keys):
         if k not in PAIN_WORDS or covered[i] or i in used:
             continue
         for step in (1, -1):  # "pain in my wrist" / "wrist is sore"
             j, gap = i + step, 0
-            while 0 <= j < len(keys) and not covered[j] and gap <= _REACH:
+            while 0 <= j < len(keys) and not covered[j] and gap <= reach:
                 if keys[j] in sites and j not in used:
                     if gap == 0 or keys[j] not in _ADJACENT_ONLY:
                         lo, hi = min(i, j), max(i, j) + 1
                         out.append((lo, hi, sites[keys[j]]))
                         used.update(range(lo, hi))
                     break
-                if keys[j] not in _BETWEEN:
+                if keys[j] not in between:
                     break
                 j, gap = j + step, gap + 1
             if i in used:

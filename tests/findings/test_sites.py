@@ -57,3 +57,15 @@ def test_a_symptom_word_in_a_figure_of_speech_is_no_finding(text: str) -> None:
 ])
 def test_the_same_words_said_of_the_body_stay_findings(text: str, term: str) -> None:
     assert term in _terms(text)
+
+
+@pytest.mark.parametrize("text, term", [
+    ("How bad is the wrist, if ten is the worst pain you can imagine?", "wrist pain"),
+    ("On a scale of nought to ten, where ten's the worst, how is the knee pain today?", "knee pain"),
+])
+def test_a_pain_score_asked_of_a_site_names_its_pain(text: str, term: str) -> None:
+    assert term in _terms(text)
+
+
+def test_worst_without_a_pain_word_names_no_site_pain() -> None:
+    assert not [t for t in _terms("My wrist, and the worst thing is the cough.") if t.endswith(" pain")]
