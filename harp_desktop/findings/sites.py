@@ -21,9 +21,8 @@ _BETWEEN = frozenset("in my the a is are was were it it's has have had been real
 _ADJACENT_ONLY = frozenset("back head".split())
 _REACH = 3  # words between at most
 _SCALE = frozenset("worst scale".split())
-_SCALE_WORDS = frozenset("how bad if ten 10 zero 0 one 1 worst imaginable imagine you can could ever is out of scale "
-                         "where being nothing".split()) | {","}
-_SCALE_REACH = 8
+_SCALE_REACH = 8  # (any words of the clause may stand between: ASR garbles the scale's own -- "if found is the worst")
+_CLAUSE_END = frozenset(". ? ! ; but".split())
 
 
 class _Concept(Protocol):
@@ -36,9 +35,9 @@ def site_pains(keys: list[str], covered: list[bool], sites: dict[str, _Concept])
     out: list[tuple[int, int, _Concept]] = []
     used: set[int] = set()
     # A pain score asked of a site ("how bad is the wrist, if ten is the worst pain you can imagine?"): the scale's
-    # words stand between the site and the pain word, so they may.
+    # words stand between the site and the pain word, so any words of the clause may.
     scale = _SCALE & set(keys)
-    between, reach = (_BETWEEN | _SCALE_WORDS, _SCALE_REACH) if scale else (_BETWEEN, _REACH)
+    reach = _SCALE_REACH if scale else _REACH
     for i, k in enumerate(keys):
         if k not in PAIN_WORDS or covered[i] or i in used:
             continue
@@ -51,7 +50,7 @@ def site_pains(keys: list[str], covered: list[bool], sites: dict[str, _Concept])
                         out.append((lo, hi, sites[keys[j]]))
                         used.update(range(lo, hi))
                     break
-                if keys[j] not in between:
+                if keys[j] not in _BETWEEN and not (scale and keys[j] not in _CLAUSE_END):
                     break
                 j, gap = j + step, gap + 1
             if i in used:
