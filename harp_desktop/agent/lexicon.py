@@ -454,11 +454,10 @@ def spoken_count(text: str, question: str = "") -> int | None:
             found.append((i, n))
     # A number the question states is what it asks about, not its answer ("max doses in 24 hours?": not 24).
     found = [f for f in found if words[f[0] + 1: f[0] + 3] != ["o", "clock"] and words[f[0] + 1: f[0] + 2] not in (["am"], ["pm"])]
-    if question and not AGE_ASKED.search(question):  # ("16 years old" is an age: its unit is how it is said)
-        # A number bound to a unit the question does not count ("for five days" when asked how many flare-ups)
-        # measures something else.
-        # (the unit counted is the noun after "how many" when there is one: "how many exacerbations this year?"
-        # counts exacerbations, and "nine years ago" is not one of them)
+    if re.search(r"\bhow many\b|\bcount\b|\bnumber of\b", question, re.I) and not AGE_ASKED.search(question):
+        # In a count, a number bound to a unit it does not count measures something else: "how many flare-ups this
+        # year?" is not "for five days" nor "nine years ago" (the unit counted is the noun after "how many"). Only
+        # in a count: "when did he give up?" is answered by "three years ago", and "16 years old" is an age.
         noun = re.search(r"\bhow many (\w+)", question, re.I)
         units = {stem(noun.group(1).lower())} if noun else asked
         found = [f for f in found if not (words[f[0] + 1: f[0] + 2] and words[f[0] + 1] in _UNIT_WORDS
