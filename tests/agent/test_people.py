@@ -337,3 +337,15 @@ def test_whose_quoted_words_they_are_is_answered_yes_or_no(question, want):
     ctx.__dict__.update(relations={"PA": "mother"})
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert said_by(ctx).first == want
+
+
+def test_who_raised_a_thing_nobody_says_is_nobody():
+    from harp_desktop.agent.answerers.who import who
+
+    ctx = _ctx(["DR: Good morning, what brings you in?", "PT: My chest has been tight for three days.",
+                "DR: Any fever?", "PT: Yes, 38.4 at home."],
+               question="Who brought up the ibuprofen first, the patient or the doctor?")
+    ctx.__dict__["findings"] = ctx._extract_now()
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    got = who(ctx)
+    assert got.first == "Not found" and not got.cited, got

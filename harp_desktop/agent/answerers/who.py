@@ -107,6 +107,17 @@ def _voice_at(ctx: AnswerContext) -> Result | None:
                   {"kind": "turn", "speakers": [label]})
 
 
+def _never_said(ctx: AnswerContext, concepts: list[str], body: str) -> str | None:
+    """The named thing (a concept of the vocabulary) when no finding states it and no turn in scope holds its words
+    or the question's rarest one, else None."""
+    if not concepts or any(f.concept in concepts for f in ctx.findings):
+        return None
+    words = set(said.respell(ctx, said.focus_terms(body))) | {t for c in concepts for t in lx.stems(c)}
+    if any(words & set(lx.stems(s["text"])) for s in ctx.segments if ctx.in_window(s["start_s"], s["end_s"])):
+        return None
+    return " / ".join(concepts)
+
+
 def _reader(ctx: AnswerContext) -> Result | None:
     readers = [lab for lab in ctx.roles if "reading aloud" in (ctx.describe_voice(lab) or "")]
     turns = [s for s in ctx.segments if ctx.label_of(s) in readers and s["text"].strip()
@@ -191,6 +202,10 @@ def who(ctx: AnswerContext) -> Result:
     body = q
     for pat in (ASKING, RAISING, SPEECH_ACT):
         body = pat.sub(" ", body)
+    unsaid = _never_said(ctx, concepts, body)
+    if unsaid:
+        # "Who brought up the ibuprofen?" of a recording where nobody says it: nobody, not the nearest turn by meaning.
+        return Result("Not found", f"Nobody mentions {unsaid} {ctx.window_words()}.", [], claim, True)
     scored = [(sc, s) for sc, s in said.own_relevance(ctx, body) if sc > 0]
     if asked and scored:
         # "Who asked about X?": a question turn close to the best turn that carries X; else the question that
