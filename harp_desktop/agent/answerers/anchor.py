@@ -96,19 +96,21 @@ STATE = re.compile(r"\b(has|have|had|having|got|is|are|was|were|be|been|being|fe
 OBJECT_MAX_TURNS = 3  # a thing named in an act ("hands back the questionnaire") bounds a window only if this rare
 
 
+def _a_person(noun_phrase: str) -> bool:
+    return any(p.search(noun_phrase) for p in (lx.PATIENT, lx.CLINICIAN, lx.RELATIVE, PEOPLE))
+
+
 def _object_named(ctx: AnswerContext, phrase: str) -> tuple[tuple[float, float], str] | None:
     """"After she hands back the questionnaire": an act nobody names aloud, placed by where its object is
-    talked about -- the last turn, of the few that name it, for "after" (the act ends that exchange); a word
-    many turns carry places nothing."""
+    talked about -- the first of the few turns that name it; a word many turns carry places nothing."""
     # Only a thing the act is done to ("the questionnaire", "her inhaler"): "before quitting" is the story's own
     # time, not a moment of the recording.
     if STATE.search(phrase):
         return None  # "while he's got a cold": how things are, not an act at a moment
     first = DETERMINED.match(phrase.strip())
-    if first and not any(p.search(first.group(0)) for p in (lx.PATIENT, lx.CLINICIAN, lx.RELATIVE, PEOPLE)):
+    if first and not _a_person(first.group(0)):
         return None  # "after a cold", "before his operation": a thing of the story, nobody acting in the room
-    objects = " ".join(m.group(2) for m in DETERMINED.finditer(phrase)
-                       if not any(p.search(m.group(0)) for p in (lx.PATIENT, lx.CLINICIAN, lx.RELATIVE, PEOPLE)))
+    objects = " ".join(m.group(2) for m in DETERMINED.finditer(phrase) if not _a_person(m.group(0)))
     things = [t for t in words.respell(ctx, words.focus_terms(objects)) if t not in ACT_WORDS and len(t) > 3]
     df = {t: n for t, n in words.doc_freq(ctx, things).items() if 0 < n <= OBJECT_MAX_TURNS}
     if not df:

@@ -462,6 +462,11 @@ class AnswerContext:
         """The voice named for a reader: relation and name where known ("the patient's mother")."""
         return people.person(self, label, named)
 
+    @cached_property
+    def readers(self) -> set[str]:
+        """The voices that read aloud (a long stretch outside the consultation nobody answers)."""
+        return {lab for lab in self.roles if "reading aloud" in (self.describe_voice(lab) or "")}
+
     def describe_voice(self, label: str) -> str | None:
         """What can be observed of a voice with no role: "the man in the waiting room (reading aloud)"."""
         from harp_desktop.agent.answerers.voice_match import MALE_MAX_HZ, voice_pitch

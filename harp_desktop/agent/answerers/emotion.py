@@ -148,7 +148,7 @@ def answer_label(ctx: AnswerContext) -> Result:
                   items, claim)
 
 
-def _quoted_segment(ctx: AnswerContext) -> dict | None:
+def quoted_segment(ctx: AnswerContext) -> dict | None:
     spec = ctx.spec
     segs = [s for s in ctx.segments if s["text"].strip()]
     if spec.anchor_s is not None:
@@ -172,7 +172,7 @@ def _topic_segment(ctx: AnswerContext) -> dict | None:
 def answer_at(ctx: AnswerContext) -> Result:
     """The emotion of the speech at the question's time (or its quote): read that speech, not the strongest tag nearby."""
     spec = ctx.spec
-    seg = _quoted_segment(ctx) if spec.quote else None
+    seg = quoted_segment(ctx) if spec.quote else None
     t = spec.anchor_s if spec.anchor_s is not None else spec.subject.at_s
     if seg is None and t is not None:
         seg = ctx.segment_at(t)
@@ -290,7 +290,7 @@ def answer_change(ctx: AnswerContext) -> Result:
     spec = ctx.spec
     axis = spec.target if spec.target in AXIS else "arousal"
     subject = spec.subject
-    quoted = _quoted_segment(ctx) if spec.quote and subject.kind in ("gender", "anyone") else None
+    quoted = quoted_segment(ctx) if spec.quote and subject.kind in ("gender", "anyone") else None
     segs = _subject_segments(ctx, subject)
     claim = {"kind": "emotion", "axis": axis}
     pr = probs(ctx)

@@ -174,7 +174,7 @@ def rank(ctx: AnswerContext, question: str | None = None) -> list[tuple[float, d
     who = ctx.speakers_for(ctx.spec.subject) if ctx.spec.subject.kind not in ("anyone", "patient", "clinician") else None
     if READING.search(question):
         # "What is the man reading out loud?": the voice that reads (a long stretch nobody answers), of those asked.
-        readers = {lab for lab in ctx.roles if "reading aloud" in (ctx.describe_voice(lab) or "")}
+        readers = ctx.readers
         if readers and (who is None or readers & who):
             who = readers & who if who else readers
     if who is not None and lx.RELATION.search(ctx.spec.subject.name or "") and not _speaks(question):

@@ -124,8 +124,7 @@ def _never_said(ctx: AnswerContext, concepts: list[str], body: str) -> str | Non
 
 
 def _reader(ctx: AnswerContext) -> Result | None:
-    readers = [lab for lab in ctx.roles if "reading aloud" in (ctx.describe_voice(lab) or "")]
-    turns = [s for s in ctx.segments if ctx.label_of(s) in readers and s["text"].strip()
+    turns = [s for s in ctx.segments if ctx.label_of(s) in ctx.readers and s["text"].strip()
              and ctx.in_window(s["start_s"], s["end_s"])]
     if not turns:
         return None
@@ -255,11 +254,13 @@ def who(ctx: AnswerContext) -> Result:
                     default=None)
         # A finding spans the exchange that states it: of its turns, the first that says the thing itself raised it
         # (the doctor's "have you travelled recently?"; not "any medicines?" when the patient names the ibuprofen).
-        said_it = set(said.respell(ctx, said.focus_terms(body))) | set(lx.stems(first.concept if first else ""))
-        inside = sorted((x for x in scored if first is not None and x[1]["start_s"] < first.end_s
-                         and x[1]["end_s"] > first.start_s), key=lambda x: x[1]["start_s"])
-        named = [x for x in inside if said_it & set(lx.stems(x[1]["text"]))][:1] or \
-            [x for x in inside if first is not None and ctx.label_of(x[1]) == first.speaker][:1]
+        named = []
+        if first is not None:
+            said_it = set(said.respell(ctx, said.focus_terms(body))) | set(lx.stems(first.concept))
+            inside = sorted((x for x in scored if x[1]["start_s"] < first.end_s and x[1]["end_s"] > first.start_s),
+                            key=lambda x: x[1]["start_s"])
+            named = [x for x in inside if said_it & set(lx.stems(x[1]["text"]))][:1] or \
+                [x for x in inside if ctx.label_of(x[1]) == first.speaker][:1]
         scored = sorted(named or [x for x in scored if x[0] >= 0.7 * best], key=lambda x: x[1]["start_s"])
     if scored and lx.CALLED_THROUGH.search(q):
         # "Who called Alfie through?": the turn that calls someone in ("Alfie Walsh, come on through to room two"),
@@ -358,9 +359,9 @@ SAYS_QUOTE = re.compile(r"\b(who|that) (says|said|is saying|was saying|asks|aske
 def said_by(ctx: AnswerContext) -> Result | None:
     """Yes when the turn that carries the quote is the subject's voice, No (naming whose it is) when another's;
     None when the quote is not found."""
-    from harp_desktop.agent.answerers.emotion import _quoted_segment
+    from harp_desktop.agent.answerers.emotion import quoted_segment
 
-    seg = _quoted_segment(ctx)
+    seg = quoted_segment(ctx)
     if seg is None or not ctx.label_of(seg):
         return None
     who = ctx.speakers_for(ctx.spec.subject) or set()
