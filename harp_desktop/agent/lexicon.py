@@ -33,6 +33,11 @@ COUNT = re.compile(r"\bhow often\b(?=.{0,40}\b(cough|sneez|laugh|cr(y|ies|ied)|s
                    r"doses?|drinks?|mg|milligrams?|kilos?|pounds?|miles?|nights?|cups?)\b)|\bnumber of\b"
                    r"|\bcount (the|of)\b|\btimes? in total\b", IC)
 # "When is her follow-up?" asks for a date that was said, not for a moment of the recording.
+# "When should the nurse call the registrar?", "when might he go home?": a time (or a condition) someone tells of, not a
+# moment of the recording -- what they say answers it. ("When can you hear the dog?" asks the recording.)
+TOLD_WHEN = re.compile(r"^\s*(?:[^,?]{0,80},\s*)?when (should|might|will|would|could|must|can|ought|is (she|he|they|it) "
+                       r"(going|supposed|meant|due|expected|likely))\b(?!.{0,60}\b(hear|heard|audible|speak|spoke|said|say|"
+                       r"mention|ask|asks|asked|coughs?|sneezes?|recording|first|last|again|phone|telephone|bell|doorbell|alarm|timer)\b)", IC)
 SCHEDULED = re.compile(r"^(?!.*\b(tells?|told|says?|said|gives?|gave|mentions?|explains?|reads?|announces?|asks?|"
                        r"informs?|breaks?)\b)\s*(?:(?:so|and|ok|okay|right|then|now|but|well)\W+)?(?:[^,?]{0,80},\s*)?when (is|was|will|are|does|did|do|should|has)\b.{0,40}\b(appointment|follow-?up|"
                        r"review|test|scan|x-?ray|visit|operation|surgery|results?|booking|slot|booked|scheduled|arranged|due|"
@@ -54,6 +59,12 @@ WHO = re.compile(r"(^|[,;:.\u2014-]\s*)(who|whose)\b|\bwhose (words|voice|idea|q
                  r"|^\s*(which|what) (family member|member of (his|her|their|the) family|relative|relation|"
                  r"(of )?(his|her|their) (relatives|family))\b"
                  r"|\bthe (doctor|clinician|gp|nurse|patient)\b.{0,20}\bor the (doctor|clinician|gp|nurse|patient)\b\s*\??\s*$"
+                 # "How is the woman in this clip related to the patient?", "what relation is she to him?": who she is
+                 r"|(^|[.?!\]]\s*)how (is|are|was|were) (he|she|they|(?-i:[A-Z][a-z]+)|(the|this|that) ([\w']+ )?"
+                 r"(woman|man|person|speaker|caller|voice|lady|gentleman|girl|boy|visitor|companion|reader|child|one)"
+                 r"( (in|on|from|of) (the|this|that) \w+)?) (really )?related to\b"
+                 r"|\bwhat (relation|relationship|relative)\b.{0,40}\bto\b"
+                 r"|\b(relation|relationship) (of|between) .{2,60}\b(to|and) (the patient|him|her|them)\b"
                  # "Identify the speaker at 11:50", "name the voice heard at 2:10"
                  r"|\b(identify|name) (the |this |that )?(speaker|voice|person|caller)\b"
                  r"|\bwho (was|is) it that\b", IC)
@@ -171,6 +182,8 @@ EVENTS = {
                         r"|\bknocks\b(?! (over|out|off|into|down|back|her|his|my|their|its|the)\b)"
                         r"|\brap(s|ped|ping)? (at|on) the door\b|\b(someone|somebody|anyone|anybody) (at|on) the door\b"),
     "alarm": re.compile(r"\b(?<!red )(?<!false )alarms?\b(?! (bells?|symptoms?|features?|signs?)\b)|\bbeep\w*|\bbleep\w*"
+                        # a device alarming ("when did the pump start alarming?"), not an alarming symptom
+                        r"|\b(start\w*|stop\w*|was|were|is|are|kept|keeps|been|began|begins) alarming\b|\balarmed\b(?! (by|at|about))"
                         r"|\bbuzzer\w*|\bsirens?\b|\bsmoke (detector|alarm)s?\b|\btimer\b[^,;?.]{0,20}\b(go|goes|went|going)"
                         r" off\b"),
     "music": re.compile(r"\bmusic(al)?\b|\b(a |the )?(song|tune|melody|radio|piano|guitar)\b[^,;?.]{0,25}"
@@ -211,12 +224,15 @@ DIMENSION = re.compile(r"\b(arousal|valence|dominance)\b", IC)
 SPEAKER_COUNT = re.compile(r"\bhow many (different |distinct |separate |individual |other )?(people|speakers|voices|persons|individuals|"
                            r"participants|adults|men|women|strangers|visitors|bystanders|callers)\b|\bnumber of (different |distinct )?(speakers|voices|people)\b"
                            r"|\bcount (the |all the )?(different |distinct )?(people|speakers|voices|persons|participants)\b", IC)
-OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|people|a speaker) (other than|besides|apart from) "
-                                r"the patient\b", IC)
+OTHER_THAN_PATIENT = re.compile(r"\b(someone|somebody|anyone|anybody|a person|(other )?people|a speaker|others|other speakers|"
+                                r"other voices)(?: [\w']+){0,3}? (other than|besides|apart from|rather than|except|excluding|"
+                                r"but not|not) the patient\b", IC)
 # Which of several unrelated stretches: the one before the consultation, or after it.
 # ("before the consultation ends" is inside it: the end of the consultation is its edge, not the waiting room)
 _INSIDE_EDGE = r"(?!\s+(?:ends?|ended|finish\w*|is over|was over|closes?|wraps? up|starts?|started|begins?|began|gets going))"
-BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit)" + _INSIDE_EDGE
+# A hospital ward round is the inpatient's consultation ("on the round", "before the ward round").
+_ROUND = r"(?:(?:ward|consultant'?s?|morning'?s?|post-?take) round|round)"
+BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointment|visit|" + _ROUND + ")" + _INSIDE_EDGE
                             + r"|\bbefore (she|he|they|the patient|[A-Z][a-z]+) (goes|go|went|gets?|got) (in|through)\b"
                             # Waiting told as an act: "while she's waiting to be seen", "while they wait to go in",
                             # "as they sit waiting": the time before the consultation, wherever they wait.
@@ -227,7 +243,7 @@ BEFORE_CONSULT = re.compile(r"\bbefore (the |her |his )?(consultation|appointmen
                             r"|\bbefore (she|he|they|the patient|[A-Z][a-z]+)('s| is| are| was| were| gets?| got)? "
                             r"(called|taken|seen|fetched|shown)( in| through)?\b"
                             r"|\bbefore (seeing|she sees|he sees|they see) the (doctor|gp|nurse|clinician)\b", IC)
-AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit)" + _INSIDE_EDGE + r"|\bafterwards\b|\bback in the waiting room\b"
+AFTER_CONSULT = re.compile(r"\bafter (the |her |his )?(consultation|appointment|visit|" + _ROUND + ")" + _INSIDE_EDGE + r"|\bafterwards\b|\bback in the waiting room\b"
                            r"|\bafter (seeing|she sees|he sees|they see|she saw|he saw|being seen by) the (doctor|gp|nurse|clinician)\b"
                            r"|\b(once|when) (she|he|they) (comes?|came) out\b|\b(out of|left|leaves|leaving) the (consultation|appointment|"
                            r"consulting room|surgery room)\b", IC)
@@ -302,7 +318,8 @@ SECTION_WORDS = {
     # the consultation the recording holds.
     "consultation": re.compile(r"\b(consultation|(?<!test )(?<!scan )(?<!x-ray )(?<!next )(?<!another )(?<!follow-up )"
                                r"(?<!book )(?<!booked )(?<!booking )(?<!blood )appointment(?! (for|slot|time|booked|is booked))"
-                               r"|visit|face[- ]to[- ]face|(with|seeing|sees|saw) (the (doctor|gp|nurse|clinician|"
+                               r"|visit|face[- ]to[- ]face|(ward|consultant'?s?|morning'?s?|post-?take) round"
+                               r"|(on|during|in|at|through|throughout) (the|his|her|this|today'?s|their|this morning'?s) round|(with|seeing|sees|saw) (the (doctor|gp|nurse|clinician|"
                                r"practitioner|pharmacist|consultant|physio\w*|midwife)|dr\.? [a-z]+)|"
                                r"check-?up|in the (clinic|surgery|room|consulting room|consultation room)"
                                # "during the COPD review", "in her medication review" (not one booked for later)
@@ -563,7 +580,7 @@ SHORTHAND = [
     (r"\bURTI\b", "upper respiratory tract infection"), (r"\bLRTI\b", "chest infection"), (r"\bUTI\b", "urine infection"),
     (r"\bLOC\b", "loss of consciousness"), (r"\bPR bleed\w*", "rectal bleeding"), (r"\bca\b(?=\s*[?.,]|\s*$)", "cancer"),
     (r"\b(bowel|breast|lung|prostate|skin) ca\b", r"\1 cancer"), (r"\bpts?\b", "patient"), (r"\bdocs?\b", "doctor"),
-    (r"\bconsult\b", "consultation"), (r"\bappts?\b", "appointment"), (r"\bwaiting-room\b", "waiting room"), (r"(?i)\b(how|who|where|when)'s\b", r"\1 is"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
+    (r"\bconsult\b", "consultation"), (r"\bappts?\b", "appointment"), (r"\bwaiting-room\b", "waiting room"), (r"(?i)\b(how|who|where|when)'s\b", r"\1 is"), (r"(?i)\b(who|what|where)s\b", r"\1 is"), (r"\byrs\b", "years"), (r"\bwks\b", "weeks"), (r"\bmins\b", "minutes"),
     (r"\bsecs\b", "seconds"), (r"\babdo\b", "abdominal"), (r"\bresp\b", "respiratory"), (r"\bobs\b", "observations"),
     (r"\bw/", "with "), (r"\bw/o\b", "without"), (r"\bb/c\b", "because"), (r"\bpls\b", "please"), (r"\bwht\b", "what"),
 ]

@@ -108,6 +108,13 @@ ADDRESSEE = re.compile(r"\b(tells?|told|telling|ask|asks|asked|asking|warns?|war
                        r"\s+((?:the|his|her|their|your) \w+|[A-Z][a-z]+)", re.I)
 
 
+# "Who presented the patient to the consultant?", "which person read out his tablets to the GP?": "who" is the one
+# acting, so a person after the verb is its object (or the one spoken to), never whom the question is about. (Not
+# "who is the patient's wife?", nor "who did the patient see?", where the person named acts.)
+WHO_ACTS = re.compile(r"^\s*(?:who|which (?:person|speaker|one|voice|of them))\s+(?!(?:is|was|are|were|did|does|do|had|has|have|"
+                      r"will|would|can|could|should|'s|else|exactly)\b)(?:(?:first|actually|then|also|later|ever) )?[a-z]+\b", re.I)
+
+
 def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject]]:
     """Who the question is about, and for comparisons the other party ("X or Y")."""
     found: list[tuple[int, Subject]] = []
@@ -139,6 +146,9 @@ def parse_subjects(q: str, has_speaker_cue: bool) -> tuple[Subject, list[Subject
     # the addressee, never whom the question is about.
     told = [m.start(2) for m in ADDRESSEE.finditer(q)]
     found = [(pos, sub) for pos, sub in found if pos not in told]
+    acts = WHO_ACTS.match(q)
+    if acts:
+        found = [(pos, sub) for pos, sub in found if pos < acts.end() or sub.kind in ("cue", "at_time")]
     # "The man first heard at 01:06": one person, named by the time (his gender only describes him), and no clip.
     timed = [pos for pos, sub in found if sub.kind == "at_time"]
     found = [(pos, sub) for pos, sub in found if not (
@@ -198,7 +208,7 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
         return "who", 1.0
     if lx.EMOTION_AT.search(u) and not lx.WHEN.search(u):
         return "emotion_at", 1.0
-    if lx.SCHEDULED.search(u) or STORY_TIME.search(u):
+    if lx.SCHEDULED.search(u) or STORY_TIME.search(u) or lx.TOLD_WHEN.search(u):
         return "what_said", 0.9
     if lx.WHEN_ALL.search(u):
         return "when_all", 1.0
@@ -439,6 +449,9 @@ def parse(question: str, duration_s: float, cues: dict[str, str] | None = None) 
     if spec.section == "dictation":  # "in her dictated letter": where it was said, not what
         framing |= set(lx.content_terms(" ".join(m.group(0) for m in lx.SECTION_WORDS["dictation"].finditer(u_scope))))
         framing |= {"letter", "dictation", "dictated", "dictate", "dictates", "dictating", "notes"}
+    if spec.section == "consultation":  # "on the ward round": where, like "consultation" (a stop word)
+        framing |= {w for m in lx.SECTION_WORDS["consultation"].finditer(u_scope.lower()) if "round" in m.group(0)
+                    for w in lx.content_terms(m.group(0))}
     # The words placing the question before or after the consultation say where, like a section's name.
     scene = lx.SCENE.sub(" ", lx.AFTER_CONSULT.sub(" ", lx.BEFORE_CONSULT.sub(" ", u_scope)))
     spec.terms = [t for t in lx.content_terms(scene) if t not in framing]

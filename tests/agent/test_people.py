@@ -349,3 +349,33 @@ def test_who_raised_a_thing_nobody_says_is_nobody():
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     got = who(ctx)
     assert got.first == "Not found" and not got.cited, got
+
+
+@pytest.mark.parametrize(("kin", "their_line", "pitch", "want"), [
+    ("father", "JO: Hello, yes, is my dad alright? We've been so worried.", 210.0, "daughter"),
+    ("wife", "JO: Oh hello, is my wife alright? I couldn't get in to see her.", 110.0, "husband"),
+])
+def test_the_relative_on_a_call_about_the_patient_is_named_from_the_patient(kin, their_line, pitch, want):
+    # The clinician's role is not needed: the two ends of the line are told apart by who says "your" and "my".
+    ctx = _ctx(["DR: Come in, sit down.", "PT: Thanks.", "DR: Right, I'll ring your family now.",
+                f"DR: Hello, it's the ward doctor calling about your {kin}, who asked me to ring you.", their_line,
+                "DR: He's comfortable and the antibiotics are working."])
+    ctx.__dict__.update(roles={"DR": "other", "PT": "patient", "JO": "other"},
+                        sections=[("consultation", 0.0, 15.0), ("phone_call", 15.0, 30.0)])
+    import harp_desktop.agent.answerers.voice_match as vm
+    real, vm.voice_pitch = vm.voice_pitch, lambda ctx, segs: pitch
+    try:
+        assert ctx.relations.get("JO") == want
+        assert "PT" not in ctx.relations and "DR" not in ctx.relations
+    finally:
+        vm.voice_pitch = real
+
+
+def test_what_a_named_relative_is_comes_from_the_turn_that_names_them():
+    from harp_desktop.agent.answerers.who import who
+
+    ctx = _ctx(["DR: Any diabetes in the family?", "PT: My brother Ken had it, he lost a toe to it.",
+                "DR: I'm sorry to hear that."], question="Ken - who is he to the patient?")
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    ctx.__dict__["findings"] = []
+    assert "brother" in who(ctx).first

@@ -619,3 +619,82 @@ def test_a_change_asked_of_a_long_description_is_still_a_change() -> None:
     q = "From 42 to 82 seconds, how did the valence of the other people's remarks in the waiting room change?"
     spec = parse(q, DUR)
     assert (spec.operation, spec.target) == ("change", "valence")
+
+
+@pytest.mark.parametrize("question", [
+    "Did he get short of breath at all during the ward round?",
+    "What did the registrar examine on the post-take round?",
+    "On this morning's round, was his temperature raised?",
+])
+def test_a_ward_round_is_the_consultation_and_its_words_are_not_the_topic(question) -> None:
+    spec = parse(question, DUR)
+    assert spec.section == "consultation"
+    assert not {"ward", "round", "post-take"} & set(spec.terms)
+
+
+@pytest.mark.parametrize("question", ["Before the ward round, who is the first to speak?",
+                                      "After the round, what does the nurse tell the visitor?"])
+def test_before_or_after_the_round_is_outside_it(question) -> None:
+    assert parse(question, DUR).section == "unrelated"
+
+
+def test_a_round_of_tablets_is_not_a_ward_round() -> None:
+    assert parse("Did she finish the round of antibiotics?", DUR).section is None
+
+
+@pytest.mark.parametrize(("typed", "op"), [("whos got the sore knee?", "who"), ("whats the plan for his tablets?", "what_said")])
+def test_contractions_typed_without_an_apostrophe(typed, op) -> None:
+    assert parse(normalise_shorthand(typed), DUR).operation == op
+
+
+def test_a_device_alarming_is_the_alarm_sound() -> None:
+    spec = parse("At what point does the monitor start alarming?", DUR)
+    assert (spec.target, spec.event) == ("event", "alarm")
+    assert parse("Is the weight loss alarming to him?", DUR).event is None
+
+
+def test_coughs_from_people_rather_than_the_patient_exclude_the_patient() -> None:
+    spec = parse("How many coughs in the waiting room come from other people rather than the patient?", DUR)
+    assert spec.subject.kind == "other"
+
+
+@pytest.mark.parametrize("question", [
+    "How is the man in this clip related to her?",
+    "[clip] How is this lady related to the patient?",
+    "What relation is the caller to Mrs Jones?",
+])
+def test_how_someone_is_related_asks_who_they_are(question) -> None:
+    assert parse(question, DUR).operation == "who"
+
+
+def test_how_a_symptom_is_related_to_something_is_not_a_person() -> None:
+    assert parse("How is the headache related to her periods?", DUR).operation != "who"
+
+
+@pytest.mark.parametrize("question", [
+    "When should she ring 111?",
+    "When might the stitches come out, according to the nurse?",
+    "When is he supposed to stop the antibiotics?",
+])
+def test_a_time_someone_tells_of_is_what_they_said_not_a_moment(question) -> None:
+    assert parse(question, DUR).operation == "what_said"
+
+
+@pytest.mark.parametrize("question", ["When can you hear the baby crying?", "When will she first cough?"])
+def test_a_moment_of_the_recording_is_still_a_time(question) -> None:
+    assert parse(question, DUR).operation == "when_first"
+
+
+@pytest.mark.parametrize("question", [
+    "Who examined the patient's chest?",
+    "Which person handed the doctor the letter?",
+    "Who first brought up the patient's weight loss?",
+])
+def test_the_person_a_who_question_acts_on_is_not_its_subject(question) -> None:
+    assert parse(question, DUR).subject.kind == "anyone"
+
+
+@pytest.mark.parametrize(("question", "kind"), [("Who is the patient's husband?", "other"),
+                                                ("Who did the patient see first?", "patient")])
+def test_the_person_a_who_question_asks_about_stays(question, kind) -> None:
+    assert parse(question, DUR).subject.kind == kind

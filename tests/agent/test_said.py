@@ -28,6 +28,17 @@ def test_answer_kind_from_the_question(question, kind):
     assert kind in [k for k, _ in said.wanted(question)]
 
 
+@pytest.mark.parametrize("question", ["When should he call the out-of-hours doctor?", "When might she be allowed home?"])
+def test_a_time_someone_tells_of_wants_the_condition_or_day_told(question):
+    kinds = [k for k, _ in said.wanted(question)]
+    assert kinds == ["told_when"]
+    gives = dict(said.wanted(question))["told_when"]
+    assert gives.search("If the rash spreads, call them straight away.") and gives.search("Probably on Friday.")
+    best = said._best_sentence("Take them with food. If the rash spreads, call the out-of-hours doctor. See you soon.",
+                               {said.stem("call"), said.stem("doctor")}, [gives])
+    assert best.startswith("If the rash spreads")
+
+
 def test_no_answer_kind_for_an_open_question():
     assert said.wanted("What did the doctor say about the cough?") == []
 

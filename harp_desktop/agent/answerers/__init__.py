@@ -241,7 +241,8 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
     if op == "count":
         return stated_count(ctx) or speech.count(ctx)
     if op == "who" and (spec.cues.get("speaker") or spec.subject.kind == "cue"):
-        return voice.identify(ctx)
+        got = who.relation(ctx) if who.RELATION_ASK.search(spec.question) else None
+        return got or voice.identify(ctx)  # what the clip's voice is to the patient, where the recording says it
     if op == "who":
         return who.who(ctx)
     if op == "exists":

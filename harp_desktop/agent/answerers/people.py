@@ -68,6 +68,8 @@ def relations(ctx: AnswerContext) -> dict[str, str]:
             if lab in eligible:
                 said.setdefault(lab, Counter())[canonical(m.group(1))] += 1
     out = {lab: c.most_common(1)[0][0] for lab, c in said.items()}
+    for lab, rel in _on_the_phone(ctx, segs, eligible).items():
+        out.setdefault(lab, rel)
     lo, hi = ctx.consultation_span or (0.0, float("inf"))
     intro = {canonical(m.group(1)) for s in segs if ctx.roles.get(ctx.label_of(s) or "") == "patient"
              and ctx.label_of(s) not in ctx.proxies and lo <= s["start_s"] < hi for m in [INTRODUCES.search(s["text"])] if m}
@@ -75,6 +77,47 @@ def relations(ctx: AnswerContext) -> dict[str, str]:
                                                                    for s in segs)]
     if len(intro) == 1 and len(companions) == 1:  # the patient introduces the one companion ("this is my husband")
         out[companions[0]] = intro.pop()
+    return out
+
+
+# On a call about the patient, the patient is the one not on the line: the clinician's "your father asked me to ring
+# you" and the relative's own "is my dad alright?" name the patient from the relative's side, so the voice is the
+# other end of that relation (a parent's child, a husband's wife).
+_KIN_WORD = r"(dad|father|mum|mother|mam|mom|husband|wife|son|daughter)"
+YOUR_KIN = re.compile(rf"\byour {_KIN_WORD}\b", re.I)
+MY_KIN = re.compile(rf"\bmy {_KIN_WORD}\b", re.I)
+INVERSE = {"father": "child", "mother": "child", "husband": "wife", "wife": "husband", "son": "parent",
+           "daughter": "parent"}
+
+
+def _on_the_phone(ctx: AnswerContext, segs: list[dict], eligible: set[str]) -> dict[str, str]:
+    """Speaker label -> relation for the relative at the other end of a two-sided phone call, named from the patient:
+    "your father" said to them by the other side, "my dad" said by them."""
+    out: dict[str, str] = {}
+    for kind, a, b in ctx.sections:
+        if kind != "phone_call":
+            continue
+        call = [s for s in segs if a <= (s["start_s"] + s["end_s"]) / 2 <= b]
+        sides = Counter(ctx.label_of(s) for s in call)
+        if len(sides) != 2:  # the two ends of the line, or nobody can say who is spoken to
+            continue
+        votes: dict[str, Counter] = {}
+        for s in call:
+            me = ctx.label_of(s)
+            other = next(lab for lab in sides if lab != me)
+            for pat, lab in ((YOUR_KIN, other), (MY_KIN, me)):
+                for m in pat.finditer(s["text"]):
+                    if lab in eligible:
+                        votes.setdefault(lab, Counter())[INVERSE[canonical(m.group(1))]] += 1
+        for lab, c in votes.items():
+            rel = c.most_common(1)[0][0]
+            desc = ctx.describe_voice(lab) or ""
+            woman, man = " woman" in f" {desc}", " man" in f" {desc}"
+            if rel == "child":
+                rel = "daughter" if woman else "son" if man else "child"
+            elif rel == "parent":
+                rel = "mother" if woman else "father" if man else "parent"
+            out.setdefault(lab, rel)
     return out
 
 

@@ -46,6 +46,11 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
                 r"thursday|friday|saturday|sunday|tomorrow|fortnight)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2} ?(am|pm)\b|o'clock"
                 r"|\bat [0-2]?\d[0-5]\d\b"  # ASR writes a clock time as digits: "at 930", "at 1940"
                 r"|\b(again|back) in\b", re.I)),
+    # "When should she call the registrar?", "when might he go home?": the condition or the time told ("if his sats drop
+    # below 92", "Friday, possibly Thursday").
+    ("told_when", lx.TOLD_WHEN,
+     re.compile(r"\b(if|unless|once|as soon as|in case|should|when)\b|\b(monday|tuesday|wednesday|thursday|friday|saturday|"
+                r"sunday|today|tomorrow|tonight|week|weeks|month|months|days?)\b", re.I)),
     ("time", re.compile(r"^\s*(?:[^,?]{0,80},\s*)?(when\b|since when\b|what (time|day|date|slot)\b|which (day|date|time)\b)"
                         r"|\bwhat time of (day|night)\b|\bby when\b", re.I),
      re.compile(r"\b\d{1,2}[:.]\d{2}\b|\bat [0-2]?\d[0-5]\d\b|\b\d{1,2} ?(am|pm|a\.m\.|p\.m\.)\b|o'clock|\b(morning|afternoon|evening|night|midnight|"
@@ -104,6 +109,8 @@ def wanted(question: str) -> list[tuple[str, re.Pattern]]:
     got = [(name, gives) for name, asks, gives in WANTS if asks.search(question)]
     if any(name == "scheduled" for name, _ in got):
         got = [(name, gives) for name, gives in got if name != "time"]  # "since Christmas" is not a date to come
+    if any(name == "told_when" for name, _ in got):
+        got = [(name, gives) for name, gives in got if name not in ("time", "scheduled")]
     return got
 
 

@@ -150,6 +150,53 @@ def _first_voice(ctx: AnswerContext) -> Result:
                   f"\"{e.text.strip()[:120]}\".", [e], {"kind": "turn", "speakers": [label]})
 
 
+# "How is the woman in this clip related to the patient?", "Ken - who is he to Mr Bennett?": what a person is to the
+# patient, not who said something.
+RELATION_ASK = re.compile(r"\brelated to\b|\b(relation|relationship)\b|\bwho (is|was|'s) (he|she|this \w+|that \w+|the \w+)"
+                          r"( (in|on|from) (the|this) \w+)? to (the patient|him|her|them|mr\.? \w+|mrs\.? \w+|ms\.? \w+|"
+                          r"(?-i:[A-Z][a-z]+))\b", re.I)
+CAPITALISED = re.compile(r"\b(?-i:[A-Z][a-z]{2,})\b")
+
+
+def relation(ctx: AnswerContext) -> Result | None:
+    """What the person the question names is to the patient: a voice's relation (``people.relations``), or for a
+    name nobody answers to, the relative a turn calls by it ("my brother Ken"). None when neither is known."""
+    from harp_desktop.agent.answerers.people import holder
+    from harp_desktop.agent.names import NOT_NAMES
+
+    spec = ctx.spec
+    for sub in [spec.subject, *spec.others]:
+        if sub.kind in ("anyone", "patient"):
+            continue
+        talk: dict[str, float] = {}
+        for s in ctx.segments:
+            if s["text"].strip() and ctx.label_of(s) in (ctx.speakers_for(sub) or set()):
+                talk[ctx.label_of(s)] = talk.get(ctx.label_of(s), 0.0) + s["end_s"] - s["start_s"]
+        if not talk:
+            continue
+        label = max(talk, key=talk.get)
+        if label in ctx.relations:
+            e = ctx.evidence(next(s for s in ctx.segments if ctx.label_of(s) == label and s["text"].strip()), "turn")
+            word = ctx.person(label, named=False)
+            return Result(_options_word(spec, word, ctx.voice_names.get(label)), f"{label} is {word}: the recording "
+                          f"says so in what is said to and by them (first heard {span(e)}).", [e],
+                          {"kind": "turn", "speakers": [label]})
+        return None
+    patient_words = {w.lower() for lab, n in ctx.voice_names.items() if ctx.roles.get(lab) == "patient" for w in n.split()}
+    for m in CAPITALISED.finditer(spec.question):
+        name = m.group(0)
+        if name.lower() in NOT_NAMES or name.lower() in patient_words:
+            continue
+        for s in ctx.segments:
+            if re.search(rf"\b{re.escape(name)}\b", s["text"]):
+                kin = holder(ctx, ctx.label_of(s), s["text"], {name.lower()})
+                if kin and name.lower() in kin.lower():
+                    e = ctx.evidence(s, "keyword", 1.0)
+                    return Result(_options_word(spec, kin), f"{e.speaker} ({ctx.person(ctx.label_of(s))}) names {name} "
+                                  f"as {kin} at {span(e)}: \"{e.text.strip()[:140]}\".", [e], {"kind": "speech", "terms": []})
+    return None
+
+
 def who(ctx: AnswerContext) -> Result:
     """"Who mentions X?" / "who asked about X?" / "who is allergic to X?": the speaker (and role) of
     the turn that carries X (a question, for asking; the earliest strong one, for raising), or of the
@@ -164,6 +211,10 @@ def who(ctx: AnswerContext) -> Result:
         return _first_voice(ctx)
     if said.READING.search(q):
         got = _reader(ctx)  # "who's reading the story out loud?": the voice that reads, not a turn with the words
+        if got is not None:
+            return got
+    if RELATION_ASK.search(q):
+        got = relation(ctx)
         if got is not None:
             return got
     got = _voice_at(ctx)
