@@ -239,6 +239,12 @@ def parse_operation(q: str, spec: QuerySpec) -> tuple[str, float]:
                 and not _names_symptom(u)):
             return "what_said", 0.9  # "BP reading?": the value said
         return "exists", 0.9
+    parts = [x for x in re.split(r"\s+/\s+|\s*/\s*(?=on |any |ever |taking |still )", u.strip().rstrip("?").strip()) if x.strip()]
+    if len(parts) > 1 and not lx.WH_QUESTION.match(u):
+        # "asthma hx / on inhalers?", "fever / rigors?": a list of items asked in shorthand, each as it would be alone
+        ops = {parse_operation(x + "?", spec)[0] for x in parts}
+        if len(ops) == 1 and ops <= {"exists", "what_said"}:
+            return ops.pop(), 0.85
     return "what_said", 0.4
 
 

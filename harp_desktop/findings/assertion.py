@@ -54,6 +54,9 @@ _CUES: list[tuple[str, str, tuple[tuple[str, ...], ...]]] = [
         "when she was little|when he was little|when she was tiny|when he was tiny|when she was a baby|"
         "when he was a baby|when i was a baby|when i was tiny|when she was younger|when he was younger|"
         "a while ago|weeks ago|ages ago|in my twenties|in my teens|for years|before that|back then|at the time")),
+    # A recent time that dates an episode only when the episode is told as had ("I had a water infection last month"),
+    # not its onset ("it started last week") nor a change in it ("the pain got worse last week").
+    ("hist_had", "both", _lex("last month|last week|the week before|a fortnight ago|the other week|a few weeks back")),
     ("resolved", "bwd", _lex(
         "gone now|it's gone|gone away|went away|has gone|is gone|are gone|all gone|completely gone|disappeared|cleared up|cleared|better now|fine now|all better|"
         "recovered|resolved|settled|settled down|got better|gotten better|over it|it stopped|stopped now|clear now|"
@@ -305,6 +308,11 @@ def status(tokens: list[str], span: tuple[int, int], cues: list[Cue], clauses: l
                 continue
             if c.kind == "hist" and _ONSET.intersection(t for t, k in zip(tokens, clauses, strict=True) if k == clauses[a]):
                 continue  # "it started three years ago" dates the onset; it is still there
+            if c.kind == "hist_had":
+                clause = {t for t, k in zip(tokens, clauses, strict=True) if k == clauses[a]}
+                if "had" in clause and not (_ONGOING | _ONSET).intersection(clause) and "been" not in clause:
+                    hits.add("hist")
+                continue
             if c.kind == "hist" and tokens[c.start] == "for" and _ONGOING.intersection(
                     t for t, k in zip(tokens, clauses, strict=True) if k == clauses[a]):
                 continue  # "I've had this ringing on and off for years": how long, and still there

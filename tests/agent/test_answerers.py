@@ -1114,3 +1114,25 @@ def test_a_number_bound_to_another_unit_is_not_the_count(sentence, question, wan
     from harp_desktop.agent import lexicon as lx
 
     assert lx.spoken_count(sentence, question) == want
+
+
+@pytest.mark.parametrize(("sentence", "resolved"), [
+    ("Last week I couldn't get up the stairs, now I can manage them fine.", True),
+    ("Easier than it was.", True),
+    ("Now I can't even get to the bathroom.", False),
+])
+def test_then_and_now_in_one_sentence_is_not_now(sentence, resolved):
+    from harp_desktop.agent.answerers.speech import RESOLVED
+
+    assert bool(RESOLVED.search(sentence)) is resolved
+
+
+@pytest.mark.parametrize(("sentence", "possible"), [
+    ("These can upset your stomach, so take them with food.", True),
+    ("Some people find they get a dry mouth.", True),
+    ("Your cough is a known side effect of the ramipril.", False),  # said of her cough: she has it
+])
+def test_what_a_medicine_may_do_is_a_possibility(sentence, possible):
+    from harp_desktop.agent.answerers.speech import POSSIBLE_EFFECT
+
+    assert bool(POSSIBLE_EFFECT.search(sentence)) is possible

@@ -698,3 +698,12 @@ def test_the_person_a_who_question_acts_on_is_not_its_subject(question) -> None:
                                                 ("Who did the patient see first?", "patient")])
 def test_the_person_a_who_question_asks_about_stays(question, kind) -> None:
     assert parse(question, DUR).subject.kind == kind
+
+
+@pytest.mark.parametrize(("question", "op"), [
+    ("asthma hx / on inhalers?", "exists"),
+    ("fevers / night sweats?", "exists"),
+    ("BP / pulse?", "what_said"),
+])
+def test_items_listed_with_a_slash_are_asked_as_each_would_be_alone(question, op):
+    assert parse(normalise_shorthand(question), DUR).operation == op

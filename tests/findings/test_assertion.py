@@ -107,3 +107,21 @@ def test_gone_as_become_is_a_change_not_an_end(text, phrase, want):
 ])
 def test_a_stance_before_the_answer_is_read_through(answer, polarity):
     assert answer_polarity(tokenize(answer)) == polarity
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("I had a chest infection last month, the antibiotics sorted it.", "chest infection"),
+    ("She had conjunctivitis the other week.", "conjunctivitis"),
+])
+def test_an_episode_told_as_had_a_few_weeks_ago_is_over(text, phrase):
+    assert status_of(text, phrase) == "historical"
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ("The rash started last week.", "rash"),            # its onset
+    ("The headaches got worse last month.", "headaches"),  # a change in it
+    ("I've had this rash since last week.", "rash"),
+    ("I had a rash last week and it's still there.", "rash"),
+])
+def test_a_recent_time_that_dates_an_onset_or_a_change_leaves_it_current(text, phrase):
+    assert status_of(text, phrase) == "affirmed"

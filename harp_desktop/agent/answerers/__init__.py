@@ -21,6 +21,7 @@ from harp_desktop.agent.answerers import (
     silence,
     sounds,
     speech,
+    threshold,
     voice,
     who,
     window,
@@ -245,6 +246,10 @@ def _dispatch(ctx: AnswerContext) -> Result | None:
         return got or voice.identify(ctx)  # what the clip's voice is to the patient, where the recording says it
     if op == "who":
         return who.who(ctx)
+    if op == "exists" and threshold.asks(spec.question):
+        got = threshold.answer(ctx)  # "are his sats below 92?": his reading against the number, not the words
+        if got is not None:
+            return got
     if op == "exists":
         return history.answer(ctx) or course.answer(ctx) or speech.exists(ctx)
     if op in ("when_first", "when_all"):

@@ -94,7 +94,7 @@ def _on_the_phone(ctx: AnswerContext, segs: list[dict], eligible: set[str]) -> d
     """Speaker label -> relation for the relative at the other end of a two-sided phone call, named from the patient:
     "your father" said to them by the other side, "my dad" said by them."""
     out: dict[str, str] = {}
-    for kind, a, b in ctx.sections:
+    for kind, a, b in getattr(ctx, "sections", None) or []:  # (a context with no sections has no call)
         if kind != "phone_call":
             continue
         call = [s for s in segs if a <= (s["start_s"] + s["end_s"]) / 2 <= b]

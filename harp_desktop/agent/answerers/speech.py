@@ -200,7 +200,9 @@ def _in_scope(ctx: AnswerContext, f) -> bool:
 
 
 RESOLVED = re.compile(r"\b(better|gone|over it|cleared|recovered|fine now|no longer|stopped|settled|eased|went away|"
-                      r"not since|haven'?t been \w+ since|hasn'?t been \w+ since|not any ?more|no more)\b", re.I)
+                      r"not since|haven'?t been \w+ since|hasn'?t been \w+ since|not any ?more|no more|easier)\b"
+                      # "on Sunday I couldn't walk to the toilet, now I can get there and back": then, not now
+                      r"|\bnow (i|he|she|they|we) (can|could|manage)\b(?!'?t| not)", re.I)
 
 
 YOU_HAVE = re.compile(r"\b(so|and|which means|that means|i think|it looks like|it sounds like) you (do |still )?(have|'ve got|have got)"
@@ -616,7 +618,14 @@ def term_status(text: str, terms: list[str]) -> str | None:
 
 
 # What safety-net advice tells the patient to do: a clinician's sentence with it is conditional advice.
+# What a medicine can do, said by the one who gives it ("they can leave a funny taste", "it may upset your stomach"):
+# a possibility explained, not something the patient has.
+POSSIBLE_EFFECT = re.compile(r"\b(can|may|might|could|sometimes|often) (cause|give|leave|make|upset|bring on|lead to|affect)\b"
+                             r"|\bsome (people|patients) (get|find|notice|feel)\b", re.I)
 EMERGENCY = re.compile(r"\b(999|nine nine nine|111|one one one|a ?(and|&) ?e|(call|ring|phone) (us|the surgery|an ambulance)|"
+                       # an escalation rule handed over ("below 92 or NEWS above 5, call the registrar")
+                       r"(call|ring|phone|bleep|page|escalate to|get) (the )?(registrar|on-?call|outreach|medical team|"
+                       r"doctor on call|crash team)|"
                        r"(bring|take) (him|her|them) (straight )?(back|in)|come (straight )?back|seek (urgent )?(help|advice)|"
                        r"straight (back|away|to))\b", re.I)
 NO_REPLY = re.compile(r"^\W*(no|nope|nah|not (really|at all|that i know)|never|none|nothing|i don'?t|i haven'?t|i'?m not|"
@@ -717,8 +726,11 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
                 continue  # asked, and not answered yes or no
             # else: read like a question ("When you get home, ...") without a yes/no reply: a statement
         status = term_status(sentence, [rare]) or "affirmed"
-        if ctx.roles.get(ctx.label_of(s) or "") == "clinician" and EMERGENCY.search(sentence):
-            status = "hypothetical"  # "...or he becomes very drowsy or floppy, call 999": advice, whatever ASR left of the "if"
+        if ctx.roles.get(ctx.label_of(s) or "") != "patient" and (EMERGENCY.search(sentence) or (
+                ctx.roles.get(ctx.label_of(s) or "") == "clinician" and POSSIBLE_EFFECT.search(sentence))):
+            # "...or he becomes very drowsy or floppy, call 999": advice, whatever ASR left of the "if" (also as a
+            # nurse reads it back); "they can leave a funny taste": what a medicine may do, explained
+            status = "hypothetical"
         verdicts.append((status, ctx.evidence(s, "keyword"), ""))
     if NEG_PREDICATE.search(spec.question):
         # "Is he unable to keep fluids down?" asks the negation of what the turns assert or are asked
@@ -731,7 +743,13 @@ def _asserted(ctx: AnswerContext, only: list[str] | None = None) -> Result:
                       f"{' '.join(spec.terms[:4]) or 'it'}.", [], claim, True)
     yes = [v for v in verdicts if _counts_as_yes(ctx, v[0], v[1].text)]
     pick = yes or verdicts
-    said_ = "; ".join(f"{how}\"{e.text.strip()[:110]}\" {span(e)} ({STATUS_WORDS.get(st, st)})" for st, e, how in pick[:3])
+
+    def status_word(st: str, text: str) -> str:
+        if not yes and st in ("affirmed", "uncertain") and spec.tense == "current" and RESOLVED.search(text):
+            return "said of before, not now"  # "on Sunday I couldn't..., now I can": asked of now
+        return STATUS_WORDS.get(st, st)
+
+    said_ = "; ".join(f"{how}\"{e.text.strip()[:110]}\" {span(e)} ({status_word(st, e.text)})" for st, e, how in pick[:3])
     cited = [e for _, e, _ in pick[:3]]
     claim = {"kind": "speech", "terms": []}
     if yes:
