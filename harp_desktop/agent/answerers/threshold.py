@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from harp_desktop.agent import lexicon as lx
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 
