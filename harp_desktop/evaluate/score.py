@@ -94,6 +94,48 @@ def _tokens(text: str) -> list[str]:
     return [_SAME_PERSON.get(w, w) for w in _numbers_as_digits(words)]
 
 
+def _soundex(word: str) -> str:
+    """The Soundex key of a name: "Graham" and "Graeme" (the name as ASR heard it) share one."""
+    codes = {**dict.fromkeys("bfpv", "1"), **dict.fromkeys("cgjkqsxz", "2"), **dict.fromkeys("dt", "3"), "l": "4",
+             **dict.fromkeys("mn", "5"), "r": "6"}
+    w = re.sub(r"[^a-z]", "", word.lower())
+    if not w:
+        return ""
+    out, last = w[0], codes.get(w[0], "")
+    for ch in w[1:]:
+        code = codes.get(ch, "")
+        if code and code != last:
+            out += code
+        if ch not in "hw":
+            last = code
+    return (out + "000")[:4]
+
+
+# Words of a label that say what someone is (a role or relation), as against their name.
+_ROLE_WORDS = {*LABEL_SYNONYMS, *(w for syn in LABEL_SYNONYMS.values() for w in syn),
+               *"""husband wife partner son daughter brother sister child grandson granddaughter friend carer companion
+               receptionist nurse doctor gp pharmacist midwife consultant registrar assistant healthcare counter reader
+               presenter caller visitor neighbour interpreter paramedic practitioner clinician junior man woman boy girl
+               aunt uncle cousin niece nephew relative""".split()}
+
+
+def _named_label(truth: str, answer: str) -> bool | None:
+    """A label of role and name ("her husband, Graham", "the mother, Kerry"): right when every role word is
+    matched and the name is the answer's (as it sounds: ASR spells names its own way) or the answer names nobody.
+    None when the truth is not of that form."""
+    words = re.findall(r"[A-Za-z]+", truth)
+    roles = [w.lower() for w in words if w.lower() in _ROLE_WORDS]
+    names = [w for w in words if w[0].isupper() and w.lower() not in _ROLE_WORDS and w.lower() not in _LABEL_STOP]
+    if not roles or not names:
+        return None
+    if not all(label_matches(r, answer) for r in roles):
+        return False
+    said = [(m.group(0), answer[:m.start()].lower().split()[-1:]) for m in re.finditer(r"\b[A-Z][a-z]{2,}\b", answer)]
+    if any(prev and prev[0] in _NEGATORS for _, prev in said):
+        return False  # "not Mark, her husband"
+    return not said or any(_soundex(n) == _soundex(w) for n in names for w, _ in said)
+
+
 def label_matches(truth: str, answer: str) -> bool:
     """The truth label or a synonym appears in the answer, not right after a negation."""
     # "the receptionist", "her sister": a label with its article or possessive is the same label
@@ -107,6 +149,9 @@ def label_matches(truth: str, answer: str) -> bool:
         return True
     if " " in want and want in answer.lower():  # multi-word labels
         return True
+    named = _named_label(truth, answer)
+    if named is not None:
+        return named
     # A label of several words ("her husband Mark", "the GP, Dr Pryce") is matched word by word, in any
     # order, each word by itself or its synonym group, none right after a negation ("Mark, her husband").
     parts = [w for w in re.findall(r"[a-z]+", want) if w not in _LABEL_STOP]

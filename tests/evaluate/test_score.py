@@ -140,3 +140,13 @@ def test_free_text_reads_numbers_in_words_and_relations_by_either_word(truth, an
 def test_the_gp_and_the_doctor_are_one_title_in_free_text():
     assert answer_correct("text", "the GP, Dr Pryce", "doctor (clinician), Price")
     assert not answer_correct("text", "the practice nurse", "doctor (clinician)")
+
+
+@pytest.mark.parametrize(("truth", "answer", "right"), [
+    ("her husband, Graham", "patient's husband, Graeme", True),  # the name as ASR spelt it, same sound
+    ("the mother, Kerry", "patient's mother", True),             # the person by relation, no name given
+    ("the mother, Kerry", "patient's mother, Sandra", False),    # another name is another person
+    ("her husband, Graham", "patient's son, Graham", False),     # the relation must still be right
+])
+def test_a_label_of_role_and_name_is_met_by_the_role_and_a_name_that_sounds_the_same(truth, answer, right):
+    assert label_matches(truth, answer) is right

@@ -424,6 +424,9 @@ class AnswerContext:
             m = STAFF_SELF.search(s["text"] or "") if lab in others else None
             if m:  # "Mr Fletcher, I'm Calum, the health care assistant": the staff role a voice gives itself
                 names.setdefault(lab, re.sub(r"\s+", " ", m.group(2).lower()).replace("health care", "healthcare"))
+        for lab, title in people.addressed_titles(self).items():  # "Nurse, that machine's beeping again"
+            if lab in others:
+                names.setdefault(lab, title)
         lo, hi = self.consultation_span or (0.0, float("inf"))
         turns: dict[str, int] = {}
         for s in self.segments:

@@ -40,6 +40,27 @@ INTRODUCES = re.compile(rf"\b(?:this is|it's|here's|i've brought|i brought|(?:ca
                         rf"({_REL})\b", re.I)
 
 
+# Staff addressed by what they are: "Nurse, that machine's beeping again" (the next voice answers), "thank you,
+# doctor" (the voice just thanked).
+TITLE_ADDRESS = re.compile(r"(?:^|[.,!?]\s*|^(?:hello|hi|thanks|thank you|excuse me|sorry|morning|good morning)\s*,?\s*)"
+                           r"(nurse|sister|doctor|doc|porter|midwife)\s*(?=[,.!?]|$)", re.I)
+TITLE_WORD = {"doc": "doctor", "sister": "nurse"}
+
+
+def addressed_titles(ctx: AnswerContext) -> dict[str, str]:
+    """Speaker label -> the staff title the other voices address it by (most votes), for voices addressed so."""
+    segs = [s for s in ctx.segments if (s.get("text") or "").strip() and ctx.label_of(s)]
+    votes: dict[str, Counter] = {}
+    for i, s in enumerate(segs):
+        for m in TITLE_ADDRESS.finditer(s["text"]):
+            back = THANKS_BEFORE.search(s["text"][:m.end(1)] + ",") and m.start(1) > 0
+            lab = _neighbour(ctx, segs, i, -1 if back else 1)
+            if lab:
+                title = m.group(1).lower()
+                votes.setdefault(lab, Counter())[TITLE_WORD.get(title, title)] += 1
+    return {lab: c.most_common(1)[0][0] for lab, c in votes.items()}
+
+
 def canonical(word: str) -> str:
     """"mum" -> "mother"; a word with no other form is itself."""
     w = word.lower()
