@@ -638,7 +638,7 @@ RAISING = re.compile(r"\b(br(ing|ings|ought) up|rais\w*|first (mention\w*|talk\w
                      IC)
 SPEECH_ACT = re.compile(r"\b(tell\w*|told|sa(y|ys|id)|suggest\w*|advis\w*|recommend\w*|call\w*|mention\w*|explain\w*|"
                         r"offer\w*|propos\w*|instruct\w*|remind\w*|warn\w*|reassur\w*|describ\w*|point\w* out|"
-                        r"use[sd]? the (word|phrase))\b", IC)
+                        r"use[sd]? the (word|phrase)|reads? (out|back|aloud)|reading (out|back|aloud))\b", IC)
 
 
 # The circumstances a symptom is asked about in ("breathless at rest?", "chest pain on exertion?") and the

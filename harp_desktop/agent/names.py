@@ -42,7 +42,7 @@ PLACE = re.compile(r"\s*(?:[A-Z][a-z]+\s+)?(?:Surgery|Practice|Pharmacy|Chemist|
                    r"Health|Today|News|Radio|Road|Street|Lane|Avenue|Unit|Department|Team|Services?|Trust|Group)\b")
 # Capitalised words that open or close a turn without naming anyone.
 NOT_NAMES = frozenset(
-    "okay right well sorry thanks thank hello morning afternoon evening yes yeah no now so and but please look "
+    "okay right well sorry thanks thank hello morning afternoon evening yes yeah no now so and but please look next "
     "great lovely good fine sure brilliant perfect alright doctor nurse surgery monday tuesday wednesday thursday "
     "friday saturday sunday january february march april may june july august september october november "
     "december mr mrs ms miss dr doctor nurse sister god gosh oh ah um er mum dad love dear darling sir madam everyone also just then actually anyway "
@@ -167,18 +167,31 @@ def resolve(question: str, names: dict[str, str], roles: dict[str, str]) -> str:
         # where she introduces herself by it.
         return f"{label} ({name})"
 
+    # Words inside a quote are what was said ("how many times does she say 'Next, please'?"), never a person: hidden
+    # while names are resolved.
+    from harp_desktop.agent.lexicon import QUOTE
+
+    quotes: list[str] = []
+
+    def hide(q: re.Match) -> str:
+        quotes.append(q.group(0))
+        return f"\x00{len(quotes) - 1}\x00"
+
+    masked = QUOTE.sub(hide, question)
+
     def who(m: re.Match) -> str:
         title, first, last, poss = m.group(1), m.group(2), m.group(3), m.group(4) or ""
-        if OBJECT_BEFORE.search(question[:m.start()]) and not title:
+        if OBJECT_BEFORE.search(masked[:m.start()]) and not title:
             return m.group(0)  # "who calls Linda through?": the name is what is said, not who speaks
         label = lookup(names, first) if (title or first.lower() not in NOT_NAMES) else None
         if label is not None:
             return phrase(label, title, first) + poss  # a surname after a known first name goes with it
-        if last and lookup(names, last) and not OBJECT_BEFORE.search(question[:m.start(3)]):
+        if last and lookup(names, last) and not OBJECT_BEFORE.search(masked[:m.start(3)]):
             return f"{title or ''}{first} {phrase(lookup(names, last), None, last)}{poss}"  # "Has Claire": no name
         return m.group(0)
 
-    return re.sub(rf"\b({TITLE}\s+)?({NAME})(?:\s+({NAME}))?('s)?\b", who, question)
+    resolved = re.sub(rf"\b({TITLE}\s+)?({NAME})(?:\s+({NAME}))?('s)?\b", who, masked)
+    return re.sub(r"\x00(\d+)\x00", lambda m: quotes[int(m.group(1))], resolved)
 
 
 # A name right after a verb of calling or speaking to is the one spoken to or about, not the speaker.

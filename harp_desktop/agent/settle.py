@@ -81,10 +81,18 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9' ]", " ", text.lower()).split())
+
+
 def count_quote(quote: str, evidence: list[Evidence]) -> list[Evidence]:
+    """The sentences that say the quote: the whole sentence, or a short phrase said inside one ("Next, please, is it a
+    collection?" says "Next, please")."""
     hits = []
+    want = _plain(quote)
     for e in sorted(evidence, key=lambda e: e.start_s):
-        n = sum(1 for s in _sentences(e.text) if fuzz.ratio(s.lower().strip(" .!?"), quote.lower().strip(" .!?")) >= QUOTE_MATCH)
+        n = sum(1 for s in _sentences(e.text) if fuzz.ratio(_plain(s), want) >= QUOTE_MATCH
+                or (len(want.split()) >= 2 and re.search(rf"(^| ){re.escape(want)}( |$)", _plain(s)) is not None))
         hits += [e] * n
     return hits
 

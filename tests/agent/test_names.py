@@ -62,3 +62,11 @@ def test_a_name_beside_the_relation_it_names_is_not_the_one_spoken_to():
     voices = voices_by_name(turns, label_of)
     assert "ruby" not in voices and "sam" not in voices
     assert voices.get("lowe") == "SPEAKER_1"
+
+
+def test_words_inside_a_quote_are_never_resolved_as_people():
+    from harp_desktop.agent.names import resolve
+
+    names, roles = {"pia": "SPEAKER_2", "mark": "SPEAKER_3"}, {"SPEAKER_2": "other", "SPEAKER_3": "patient"}
+    assert resolve("How often does Mark say 'Pia, come here'?", names, roles) == \
+        "How often does the patient say 'Pia, come here'?"

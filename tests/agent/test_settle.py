@@ -77,3 +77,13 @@ def test_a_voice_at_a_moment_without_an_emotion_tag_is_not_guessed():
     assert settle(plan, [angry_elsewhere, near], q)[0] == "sad"
     words = "What emotion does the patient express at 00:43?"
     assert settle(rule_plan(words, 600.0, False), [angry_elsewhere, short], words) is None
+
+
+def test_a_short_quote_said_inside_a_longer_sentence_counts():
+    from harp_desktop.agent.settle import count_quote
+    from harp_desktop.types import Evidence
+
+    said = [Evidence(0.0, 5.0, text="Next, please, is it a collection?"),
+            Evidence(9.0, 12.0, text="Who's next? Next please."),
+            Evidence(20.0, 22.0, text="The next appointment, please, is Friday.")]
+    assert [e.start_s for e in count_quote("Next, please", said)] == [0.0, 9.0]
