@@ -527,6 +527,13 @@ def _value(term: str, kind: str, u: Utterance, s: Sentence, m: Match) -> str | N
             if later.matches or later.question:
                 break
             vals += find_values(later.tokens)
+    if term in ("heart rate", "respiratory rate"):
+        # "pulse 94 and breathing 20 a minute": the number right after the word is its reading, before any rate
+        # said later in the sentence (which is the breathing's)
+        near = next((w for w, i, _ in s.numbers() if m.end <= i <= m.end + 2 and re.fullmatch(r"\d{2,3}", w)
+                     and 5 <= int(w) <= 230), None)
+        if near is not None:
+            return near
     value = describe(vals, kinds)
     if value is None and term in ("heart rate", "respiratory rate", "blood glucose"):
         value = next((w for w, i, _ in s.numbers() if w[0].isdigit() and i >= m.end), None)  # "pulse is 102"

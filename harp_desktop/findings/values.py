@@ -95,6 +95,9 @@ def _read_number(tokens: list[str], i: int) -> tuple[float, int]:
 
 _NUM = r"\d+(?:\.\d+)?"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # ASR writes "148 over 86" as "148.86": after the words "blood pressure", a decimal of two whole numbers is the pair.
+    ("bp", re.compile(r"\b(?:blood pressure|bp)(?: (?:is|was|of|reading|reads|today|now|still))*(?: (?:about|around|up at))?"
+                      r" (?P<a>(?:[7-9]\d|1\d\d|2[0-5]\d))\.(?P<b>(?:[3-9]\d|1[0-4]\d))\b")),
     ("bp", re.compile(rf"\b(?P<a>{_NUM})(?: (?P<a2>\d\d))? (?:over|/) (?P<b>{_NUM})\b")),
     ("temperature", re.compile(rf"\b(?P<n>(?:3[4-9]|4[0-3])\.\d)\b|\b(?P<d>{_NUM}) (?:degrees?|celsius|centigrade)\b")),
     ("percent", re.compile(rf"\b(?P<n>{_NUM}) (?:percent|per cent|%)")),

@@ -225,6 +225,7 @@ def test_safety_netting_is_a_plan_and_its_symptoms_are_hypothetical():
     ("since yesterday morning", "duration", "since yesterday morning"),
     ("about ten a day, for fifteen years", "per_day", "10 a day"),
     ("I weigh seventy two kilos", "weight", "72 kg"),
+    ("Her blood pressure is 152.94, a bit up.", "bp", "152/94"),  # ASR's "152 over 94"
 ])
 def test_values(text, kind, value):
     assert (kind, value) in [(v.kind, v.text) for v in find_values(tokenize(text))]
@@ -473,3 +474,13 @@ def test_a_modifier_stacked_before_another_still_names_its_concept():
     assert statuses(fs, "productive cough") == "negated" and statuses(fs, "cough") == "affirmed"
     fs = extract(turns_of(("patient", "My skin is dry, and the cough is worse at night.")))
     assert statuses(fs, "productive cough") is None
+
+
+def test_a_decimal_is_a_decimal_away_from_a_blood_pressure():
+    assert [v.kind for v in find_values(tokenize("She weighs 62.5 kilos and her temperature is 37.2"))] == \
+        ["weight", "temperature"]
+
+
+def test_the_number_right_after_the_pulse_is_its_reading_not_a_later_rate():
+    fs = extract(turns_of(("other", "Blood pressure 130 over 80, pulse 88 and breathing 18 a minute.")))
+    assert {f.concept: f.value for f in fs}.get("heart rate") == "88"

@@ -1037,12 +1037,23 @@ def _word_time(ctx: AnswerContext, ev: Evidence, stems: list[str]) -> float:
 
 
 
+def _kind_of(concept: str) -> str | None:
+    """The vocabulary's kind of a concept ("vital", "symptom", ...), or None when it is not there."""
+    from harp_desktop.findings.vocab import load
+
+    got = load().concepts.get(concept)
+    return got.kind if got is not None else None
+
+
 def listing(ctx: AnswerContext) -> Result | None:
     """"What medication does she take?" / "what did the doctor advise?": findings of that kind, or None."""
     kinds = asked_kinds(ctx.spec.question)
+    concepts = question_concepts(ctx)
+    if not kinds and ctx.spec.operation == "what_said" and len(
+            {c for c in concepts if _kind_of(c) == "vital"}) >= 2:
+        kinds = ["vital"]  # "BP, HR and RR on the round?": each reading asked, not one turn that has one of them
     if not kinds:
         return None
-    concepts = question_concepts(ctx)
     # A working diagnosis is a hedged one ("the most likely explanation is gastroenteritis"): it is the answer.
     ok = ("affirmed", "historical", "uncertain") if "diagnosis" in kinds else ("affirmed", "historical")
     pool = [f for f in ctx.findings if f.kind in kinds and _in_scope(ctx, f) and f.status in ok]
@@ -1069,6 +1080,12 @@ def listing(ctx: AnswerContext) -> Result | None:
         pool = [f for f in pool if f.role == "clinician"]
         if not pool:
             return None  # none of the clinician's own words name one: the turn that answers is found by meaning
+    if set(kinds) == {"vital"}:  # one reading per measurement: the first said with a value
+        one: dict[str, object] = {}
+        for f in sorted(pool, key=lambda f: f.start_s):
+            if f.concept not in one or (f.value and not getattr(one[f.concept], "value", None)):
+                one[f.concept] = f
+        pool = list(one.values())
     pool = sorted(pool, key=lambda f: f.start_s)[:6]
     if set(kinds) == {"vital"} and not any(f.value for f in pool):
         said_later = _values_after(ctx, pool)
