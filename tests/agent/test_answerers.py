@@ -1136,3 +1136,15 @@ def test_what_a_medicine_may_do_is_a_possibility(sentence, possible):
     from harp_desktop.agent.answerers.speech import POSSIBLE_EFFECT
 
     assert bool(POSSIBLE_EFFECT.search(sentence)) is possible
+
+
+@pytest.mark.parametrize(("lines", "want"), [
+    (["To be honest I'm really worried about it."], -1),
+    (["Oh, that's a relief, thank goodness."], 1),
+    (["I'm not worried at all."], 0),       # a feeling denied is not felt
+    (["It started on Tuesday."], 0),
+])
+def test_how_the_words_feel_when_the_voice_carries_nothing(lines, want):
+    from harp_desktop.agent.answerers.emotion import _word_valence
+
+    assert _word_valence([{"text": t} for t in lines]) == want

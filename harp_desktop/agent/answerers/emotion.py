@@ -318,11 +318,21 @@ def answer_change(ctx: AnswerContext) -> Result:
                       f"{ctx.window_words()}: a change cannot be read.", [], claim, False)
     # HARP's change is from the start of the stretch to its end: the first and the last third of the
     # speaker's classified turns (one turn each when there are only a few).
+    # Neutral speech between emotional moments carries no change: with two or more emotional turns, the change is
+    # read across those ("happy ... angry ... sad" fell, whatever was said calmly in between).
+    strong = [s for s in segs if top(pr[s["id"]])[0] not in ("neutral", "calm")]
+    segs = strong if len(strong) >= 2 else segs
     n = max(1, len(segs) // 3)
     first, last = segs[:n], segs[-n:]
     va, _ = _mean_dim(ctx, first, axis)
     vb, _ = _mean_dim(ctx, last, axis)
     diff = vb - va
+    if axis == "valence" and abs(diff) < CHANGE_MIN and all(top(pr[s["id"]])[0] in ("neutral", "calm")
+                                                             for s in first + last):
+        # A voice that carries no feeling may still say it ("I'm worried" ... "that's a relief"): valence by the words.
+        wa, wb = _word_valence(first), _word_valence(last)
+        if wa is not None and wb is not None and wa != wb:
+            diff = (wb - wa) * CHANGE_MIN * 2
     verdict = "stayed the same" if abs(diff) < CHANGE_MIN else (WORDS[axis][2] if diff > 0 else WORDS[axis][3])
     cited = [ctx.evidence(s, "emotion") for s in (first[:2] + last[-2:])]
     labels = [top(pr[s["id"]])[0] for s in segs]
@@ -330,6 +340,21 @@ def answer_change(ctx: AnswerContext) -> Result:
                   f"({format_clock(first[0]['start_s'])}-{format_clock(first[-1]['end_s'])}) against {vb:.2f} in the "
                   f"second ({format_clock(last[0]['start_s'])}-{format_clock(last[-1]['end_s'])}); labels in order: "
                   f"{', '.join(labels[:8])}. {cites(cited)}", cited, claim)
+
+
+RELIEF = re.compile(r"\breliev\w*|\brelief\b|\bthank (goodness|god|heavens)\b|\bphew\b|\b(good|great) news\b|\breassur\w*", re.I)
+
+
+def _word_valence(segs: list[dict]) -> int | None:
+    """+1 / -1 by the feeling words said (not negated), 0 for none: how the words, not the voice, feel."""
+    score = 0
+    for s in segs:
+        for sent in re.split(r"(?<=[.!?])\s+", s["text"].lower()):
+            if re.search(r"\b(not|n't|never|no)\b", sent):
+                continue
+            score += sum(1 for e in ("happy",) if lx.EMOTIONS[e].search(sent)) + (1 if RELIEF.search(sent) else 0)
+            score -= sum(1 for e in ("sad", "angry", "fearful", "disgust") if lx.EMOTIONS[e].search(sent))
+    return (score > 0) - (score < 0)
 
 
 def _about(text: str, topic: list[str]) -> bool:
