@@ -379,3 +379,14 @@ def test_what_a_named_relative_is_comes_from_the_turn_that_names_them():
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     ctx.__dict__["findings"] = []
     assert "brother" in who(ctx).first
+
+
+def test_when_a_call_with_someone_starts_is_the_calls_edge_not_their_first_turn():
+    from harp_desktop.agent.answerers.speech import when
+
+    ctx = _ctx(["DR: That's all for today.", "PT: Thanks, doctor.", "DR: I'll ring your son now.",
+                "DR: Hello, is that Mr Shah? It's the surgery.", "CO: Yes, speaking, is Dad all right?",
+                "DR: He's fine, just a quick update."], question="When does the phone call to his son start?")
+    ctx.__dict__.update(sections=[("consultation", 0.0, 15.0), ("phone_call", 15.0, 30.0)])
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    assert when(ctx).first == "00:15"  # the doctor's "Hello" opens the call; the son first speaks at 00:20

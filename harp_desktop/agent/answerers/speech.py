@@ -896,10 +896,9 @@ def when(ctx: AnswerContext) -> Result:
         got = _called_in(ctx)
         if got is not None:
             return got
-    if spec.subject.kind != "anyone" and not spec.quote and not _topic_of_when(spec):
-        return speaking_turn(ctx)
     if spec.section and BOUNDARY.search(spec.question) and len(_beyond_section(spec)) <= 1:
-        # "When does the consultation start?": the section's own edge.
+        # "When does the consultation start?", "when does the call to the daughter start?": the section's own edge
+        # (the person it is with says which section, not whose turn).
         a, b = ctx.windows[0][0], ctx.windows[-1][1]
         ends = bool(re.search(r"\b(end|ends|ended|finish|finishes|over)\b", spec.question, re.I))
         t = b if ends else a
@@ -918,6 +917,8 @@ def when(ctx: AnswerContext) -> Result:
         return Result(format_clock(t), f"The {spec.section.replace('_', ' ')} runs {format_clock(a)}-{format_clock(b)}"
                       + (f"; its {'last' if t == b else 'first'} words are at {span(cited[0])}." if cited else "."),
                       cited, {"kind": "time"})
+    if spec.subject.kind != "anyone" and not spec.quote and not _topic_of_when(spec):
+        return speaking_turn(ctx)
     concepts = question_concepts(ctx)
     scope = _without_frame(spec)  # "after the examination, when ... diagnosis?" asks about the diagnosis
     kinds = [k for k, p in KIND_WORDS.items() if p.search(scope)] if not concepts else []
