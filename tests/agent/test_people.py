@@ -390,3 +390,15 @@ def test_when_a_call_with_someone_starts_is_the_calls_edge_not_their_first_turn(
     ctx.__dict__.update(sections=[("consultation", 0.0, 15.0), ("phone_call", 15.0, 30.0)])
     ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
     assert when(ctx).first == "00:15"  # the doctor's "Hello" opens the call; the son first speaks at 00:20
+
+
+def test_of_two_people_with_it_the_one_whose_words_have_the_questions_other_words():
+    from harp_desktop.agent.answerers.who import who
+
+    ctx = _ctx(["DR: Any numbness?", "PT: My feet have gone numb, like walking on cotton wool.",
+                "PT: This is my daughter, Susan.", "CO: I get pins and needles in my hands myself, it's carpal tunnel.",
+                "DR: Worth mentioning to your own GP."], question="Who's the one with pins and needles in the hands?")
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    ctx.__dict__["findings"] = ctx._extract_now()
+    got = who(ctx)
+    assert "daughter" in got.first and "hands" in got.rationale, got

@@ -23,7 +23,7 @@ def test_unrelated_words_stay_apart():
     ("When did the headache begin?", "time"), ("Since when has he felt like this?", "duration"),
     ("For how long has she slept badly?", "duration"), ("How often is the tablet taken?", "frequency"),
     ("What dose was she told to take?", "number"), ("Where exactly does it hurt?", "place"),
-    ("What are the two callers' names?", "name")])
+    ("What are the two callers' names?", "name"), ("Pain score for the knee out of ten?", "scale")])
 def test_answer_kind_from_the_question(question, kind):
     assert kind in [k for k, _ in said.wanted(question)]
 
@@ -230,3 +230,11 @@ def test_a_turn_announcing_the_next_look_is_followed_by_what_was_seen():
     got = _result_of_act(ctx, ctx.segments[0])
     assert got is not None and "bulging" in got["text"]
     assert _result_of_act(ctx, ctx.segments[2]) is None  # a turn stating the result is itself the answer
+
+
+def test_a_score_asked_is_a_small_number_not_any_number_said():
+    kinds = dict(said.wanted("How bad is the pain on a scale of one to ten?"))
+    assert "number" not in kinds
+    gives = kinds["scale"]
+    assert gives.search("About a seven, I'd say.") and gives.search("It's 6.")
+    assert not gives.search("call 999 straight away") and not gives.search("come back in two days")

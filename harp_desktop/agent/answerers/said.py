@@ -62,6 +62,11 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
     ("frequency", re.compile(r"\bhow (often|frequently|regularly)\b|\bhow many times a\b", re.I),
      re.compile(r"\b(times? a|a|per|every|each) (day|week|night|month|hour)\b|\b(daily|nightly|weekly|most days|most nights|"
                 r"always|sometimes|occasionally|once|twice|constantly|all the time|every day)\b", re.I)),
+    # A score on a scale ("pain score out of ten?", "how bad on a scale of one to ten?"): a small number, not a
+    # dose, a phone number or a count of days ("call 999", "in two days").
+    ("scale", re.compile(r"\bout of (ten|10)\b|\bpain score\b|\bon a scale\b|\bscale of\b|\bscore(d)? (it|the pain)\b", re.I),
+     re.compile(r"\b(10|[0-9]|zero|one|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*(days?|weeks?|months?|years?|hours?|"
+                r"minutes?|times?|mg|milligrams?|ml|tablets?|puffs?|o'clock|am|pm|[:.]\d))", re.I)),
     ("number", re.compile(r"\bhow (many|much|old|far|heavy|high)\b|\bwhat (number|dose|dosage|score|reading|level|amount|"
                           r"temperature|weight|rate)\b|\bwhat (?:was|is|were|are) (?:his|her|their|the|your|its) (?:\w+ )?"
                           r"(?:temperature|temp|weight|pulse|heart rate|blood pressure|bp|sats|saturation|oxygen|peak flow|"
@@ -109,6 +114,8 @@ def wanted(question: str) -> list[tuple[str, re.Pattern]]:
     got = [(name, gives) for name, asks, gives in WANTS if asks.search(question)]
     if any(name == "scheduled" for name, _ in got):
         got = [(name, gives) for name, gives in got if name != "time"]  # "since Christmas" is not a date to come
+    if any(name == "scale" for name, _ in got):
+        got = [(name, gives) for name, gives in got if name != "number"]  # the score, not any number said
     if any(name == "told_when" for name, _ in got):
         got = [(name, gives) for name, gives in got if name not in ("time", "scheduled")]
     return got

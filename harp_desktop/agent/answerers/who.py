@@ -231,7 +231,11 @@ def who(ctx: AnswerContext) -> Result:
     pref = ["affirmed", "family", "uncertain"] + ([] if spec.tense == "current" else ["historical"])
     if RELATIVE_ASKED.search(q):  # "which family member has high blood pressure?": a relative's, never the patient's
         pref = ["family"]
-    found = sorted((f for f in found if f.status in pref), key=lambda f: (pref.index(f.status), f.start_s))
+    # "Who's the one with pins and needles in the hands?": of two people with it, the one whose words have the
+    # question's other words too (the hands, not the feet); then the status preferred, then the earliest.
+    asked_stems = set(lx.stems(" ".join(spec.terms)))
+    found = sorted((f for f in found if f.status in pref),
+                   key=lambda f: (-len(asked_stems & set(lx.stems(f.text or ""))), pref.index(f.status), f.start_s))
     if found and not (asked or raised or act):
         f = found[0]
         ev = _ev(ctx, f)
