@@ -402,3 +402,16 @@ def test_of_two_people_with_it_the_one_whose_words_have_the_questions_other_word
     ctx.__dict__["findings"] = ctx._extract_now()
     got = who(ctx)
     assert "daughter" in got.first and "hands" in got.rationale, got
+
+
+def test_what_someone_told_another_is_their_reply_to_that_persons_turn():
+    from harp_desktop.agent.answerers import said
+
+    ctx = _ctx(["DR: Come in, both of you.", "PT: This is my husband, Mark.", "PT: My chest has been tight all week.",
+                "DR: Any fever with it?", "PT: No, just the tightness.", "CO: Should I keep away from her while I've got this cold?",
+                "DR: Wash your hands often and don't share towels or cups.", "CO: Right, will do."],
+               question="What did the doctor tell the husband to do about his cold?")
+    ctx.tools, ctx.rec, ctx.notes = _Tools(ctx.segments), {"duration_s": 60.0, "sha256": "x", "id": 1}, []
+    ctx.__dict__["findings"] = []
+    assert said._told_reply(ctx, said.rank(ctx)) is not None
+    assert said.answer(ctx).first.startswith("Wash your hands")

@@ -57,7 +57,8 @@ WANTS = [  # (what the question asks for, how a turn that gives it reads)
                 r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|yesterday|tonight|week|weeks|"
                 r"month|months|christmas|easter|summer|winter|spring|autumn|ago|since|before|after|until|by)\b", re.I)),
     ("duration", re.compile(r"\bhow long\b|\bfor how long\b|\bsince when\b", re.I),
-     re.compile(rf"\b{NUM} (seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\bsince\b|\bago\b|\ball (day|night|week)\b",
+     re.compile(rf"\b{NUM} (seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\bsince\b|\bago\b|\ball (day|night|week)\b"
+                r"|\b(an?|half an?) (minute|hour|day|week|fortnight|month|year)\b",  # "about an hour and a half"
                 re.I)),
     ("frequency", re.compile(r"\bhow (often|frequently|regularly)\b|\bhow many times a\b", re.I),
      re.compile(r"\b(times? a|a|per|every|each) (day|week|night|month|hour)\b|\b(daily|nightly|weekly|most days|most nights|"
@@ -424,6 +425,25 @@ def dose(ctx: AnswerContext) -> Result | None:
                                                           "terms": support.answer_words(ctx.spec.question, f.text)})
 
 
+def _told_reply(ctx: AnswerContext, ranked: list[tuple[float, dict]]) -> tuple[float, dict] | None:
+    """For "what did X tell Y (about Z)?": X's reply to the best of Y's turns about Z, or None."""
+    from harp_desktop.agent.query import ADDRESSEE, parse_subjects
+    from harp_desktop.agent.replies import reply_to
+
+    m = ADDRESSEE.search(ctx.spec.question)
+    if m is None or ctx.spec.subject.kind in ("anyone", "cue") or m.group(1).lower().startswith("ask"):
+        return None  # (what X asked Y is X's own question, not a reply)
+    speakers, listeners = ctx.speakers_for(ctx.spec.subject), ctx.speakers_for(parse_subjects(m.group(2), False)[0])
+    if not speakers or not listeners:
+        return None
+    for sc, seg in ranked[:8]:
+        if ctx.label_of(seg) in listeners:
+            reply = reply_to(ctx.segments, seg["id"])
+            if reply is not None and ctx.label_of(reply) in speakers and not _is_question(reply["text"]):
+                return sc, reply  # (a question back is not what they were told)
+    return None
+
+
 def answer(ctx: AnswerContext) -> Result:
     valued = dose(ctx)
     if valued is not None:
@@ -443,11 +463,18 @@ def answer(ctx: AnswerContext) -> Result:
     if giving is not None:
         ranked.insert(0, giving)
         best_score, best = giving
-    result = _result_of_act(ctx, best)
+    told = _told_reply(ctx, ranked)
+    if told is not None:
+        # "What did the GP tell the husband to do about his cold?": the subject's reply to the addressee's turn about
+        # it ("Should I keep away from her while I've got this cold?" / "Wash your hands often...").
+        ranked.insert(0, told)
+        best_score, best = told
+    result = _result_of_act(ctx, best) if told is None else None
     if result is not None:
         ranked.insert(0, (best_score, result))
         best = result
-    elif _is_question(best["text"]) and not (lx.ASK_ACT.search(ctx.spec.question) or lx.ASKING.search(ctx.spec.question)) \
+    elif told is None and _is_question(best["text"]) and not (lx.ASK_ACT.search(ctx.spec.question)
+                                                             or lx.ASKING.search(ctx.spec.question)) \
             and _is_question(_best_sentence(best["text"], set(focus_terms(ctx.spec.question)), gives)):
         # (a turn that states what is asked and then asks something else -- "That's about 55 pack years. Would you
         # like a referral?" -- answers by its statement)
