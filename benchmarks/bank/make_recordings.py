@@ -1,10 +1,10 @@
-"""Generate the twelve long question-bank test recordings (bank_rec_01, _02, ..., _11, _12).
+"""Generate the thirteen long question-bank test recordings (bank_rec_01, _02, ..., _12, _13).
 
 All recordings are built entirely offline and deterministically (seeded) from
 redistributable parts (see ``audio/LICENSES.md``):
 
 * speech: Flite 2.2 text-to-speech (CMU ARCTIC voices ``slt``, ``rms``, ``awb``
-  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _12: both; bank_rec_11 also
+  and the ``kal16`` diphone voice; bank_rec_03: eSpeak NG 1.51 voices; bank_rec_04 to _13: both; bank_rec_11 also
   eSpeak NG's Polish voice) reading scripts written for this bank; the truth text of every turn is exactly the
   text that was synthesised;
 * coughs: real coughs (BMC "Cough" 2006, Smith et al., CC BY 2.0) cut from
@@ -14,7 +14,8 @@ redistributable parts (see ``audio/LICENSES.md``):
 * emotional acted speech: RAVDESS clips (Livingstone & Russo 2018,
   CC BY-NC-SA 4.0, evaluation use only) of actors 01, 02, 05, 06 and 24 from
   ``/work/shared/data/ser-train/``;
-* room tone / telephone line noise / ring-back and desk-phone ring / alarm beeps / a door chime: generated (seeded).
+* room tone / telephone line noise / ring-back and desk-phone ring / alarm beeps / a door chime / a tannoy chime and
+  the tannoy's loudspeaker band-limit and reverberation: generated (seeded).
 
 ``bank_rec_01``: waiting room (a newspaper sports story read aloud, full of
 symptom words used non-clinically; a bystander coughs), a GP consultation about
@@ -94,17 +95,26 @@ door; the examination read out after silent pauses: raised blood pressure with p
 maternity assessment unit today; a safety-net read back), then the midwife's voice memo in her car (clinical
 shorthand, one spoken correction).
 
-Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _12)::
+``bank_rec_13`` (built by ``rec13.py``): an emergency department majors cubicle: a paramedic's ATMIST handover of a
+72-year-old man with chest pain and palpitations (the patient corrects his age; the observations read out as numbers;
+aspirin and GTN given; the cardiac monitor alarms; a tannoy announcement after a chime), the ED doctor's assessment
+(his wife arrives part-way, answers for him at times, contradicts him on how long last night's pain lasted and mentions
+her own health; a statin he stopped himself; the examination and the ECG read aloud after silent pauses: new atrial
+fibrillation with lateral S T depression, the troponin pending; real coughs; a cough and RAVDESS lines from the next
+cubicle; a safety-net to the nurse), the doctor's phone referral to the cardiology registrar (band-limited, both sides:
+the numbers again, the troponin now back; accepted), then the nurse telling the patient and his wife the plan.
+
+Run from the repository root (needs ``flite``, and ``espeak-ng`` for bank_rec_03 to _13)::
 
     .venv/bin/python benchmarks/bank/make_recordings.py
 
 Options: ``--seed`` (default 20250301), ``--out-dir`` (default
-``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_12``,
+``benchmarks/bank/audio``), ``--only bank_rec_01|...|bank_rec_13``,
 ``--cough-source`` (default ``/work/shared/data/dev/dev_long_01.flac``; its
 ``.truth.json`` must sit beside it), ``--cue-cough`` (default
 ``/work/shared/data/dev/cues/dev_cue_cough.flac``), ``--ravdess-dir`` (default
 ``/work/shared/data/ser-train``). ``audio/LICENSES.md`` is rewritten only when
-all twelve recordings are built.
+all thirteen recordings are built.
 """
 
 from __future__ import annotations
@@ -201,6 +211,9 @@ ESPEAK_RATE_WPM = {  # speaking rate per voice (words per minute)
     "en-us+Annie": 165,  # bank_rec_12 (the community midwife)
     "en-gb-x-gbclan+f5@p95": 160,  # bank_rec_12 (a boy of three: pitch raised to 95)
     "en-us+f2@p45": 160,  # bank_rec_12 (the triage midwife on the phone: pitch lowered a little, to 45)
+    "en-gb-x-rp+edward": 150,  # bank_rec_13 (the ED doctor; 150 wpm: clearer through the telephone band)
+    "en-us+f1": 165,  # bank_rec_13 (the ED nurse)
+    "en-gb-x-rp+announcer": 150,  # bank_rec_13 (the tannoy, through a generated loudspeaker band-limit and reverb)
 }
 VOICES.update(
     {
@@ -242,6 +255,10 @@ VOICES.update(
         "espeak:en-gb-x-gbclan+f5@p95": "eSpeak NG 1.51 en-gb-x-gbclan (Lancashire English) with variant f5, pitch 95 "
         "(-p 95; a child's voice)",
         "espeak:en-us+f2@p45": "eSpeak NG 1.51 en-us (American English) with variant f2, pitch 45 (-p 45; female)",
+        "espeak:en-gb-x-rp+edward": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant edward (male)",
+        "espeak:en-us+f1": "eSpeak NG 1.51 en-us (American English) with variant f1 (female)",
+        "espeak:en-gb-x-rp+announcer": "eSpeak NG 1.51 en-gb-x-rp (Received Pronunciation) with variant announcer "
+        "(male)",
     }
 )
 
@@ -2058,6 +2075,7 @@ deterministically from a seed):
 | `bank_rec_10.flac` + `.truth.json` | a GP home visit: the hallway on arrival (a door chime, the son's own bad knee and hay fever, the television, the daughter-in-law on her mobile about the patient's tablets, the neighbour and the grandson), the GP's consultation of an 86-year-old woman with worsening heart failure and a fall in her front room (her daughter-in-law answering for her at times and contradicting her), then the GP's speakerphone call to the district nurses (Flite and eSpeak NG voices) |
 | `bank_rec_11.flac` + `.truth.json` | a GP practice waiting room (the patient's grandson checks her in, another patient's father and little daughter, the practice nurse, other people's emotional remarks, a bystander's cough), an interpreted consultation of an 81-year-old Polish woman with black stools and stomach pain on ibuprofen and aspirin, her grandson interpreting (Polish and English; his own heartburn), the GP's speakerphone call to the hospital's acute medical registrar, the goodbye and the corridor (Flite and eSpeak NG voices, English and Polish) |
 | `bank_rec_12.flac` + `.truth.json` | a maternity triage phone call the evening before (reduced fetal movements that came back, a headache), a community midwife's 34-week antenatal home visit in the living room with the woman's partner (answering for her at times and contradicting her; his own hay fever and cough) and their three-year-old, the television for a minute, the neighbour at the door (raised blood pressure with protein: possible pre-eclampsia, sent to the maternity assessment unit), then the midwife's voice memo in her car (Flite and eSpeak NG voices; a child's voice) |
+| `bank_rec_13.flac` + `.truth.json` | an emergency department majors cubicle: a paramedic's handover of a 72-year-old man with chest pain and palpitations (the cardiac monitor alarming, a tannoy announcement), the ED doctor's assessment with his wife arriving part-way (answering for him at times and contradicting him; her own health), the examination and the ECG read aloud (new atrial fibrillation, possible NSTEMI), coughs and other people's emotional lines from the next cubicle, the doctor's phone referral to the cardiology registrar, then the nurse telling the patient and his wife the plan (Flite and eSpeak NG voices) |
 
 All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
@@ -2065,7 +2083,7 @@ All people, names and consultations are fiction. 16 kHz mono 16-bit FLAC.
 
 * `bank_rec_01.flac` contains synthetic speech, generated sounds and two real
   coughs (BMC, CC BY 2.0): distribute under **CC BY 2.0** with the attribution below.
-* `bank_rec_02.flac` to `bank_rec_12.flac` also contain RAVDESS clips, so they
+* `bank_rec_02.flac` to `bank_rec_13.flac` also contain RAVDESS clips, so they
   are under **CC BY-NC-SA 4.0** (non-commercial, share-alike; attribution to
   RAVDESS and to the BMC coughs): **evaluation / research use only**.
 * The truth files and scripts: written by the HARP Desktop project (same terms
@@ -2084,8 +2102,8 @@ Required attributions:
 > https://creativecommons.org/licenses/by-nc-sa/4.0/.
 >
 > Synthetic speech made with Flite (Carnegie Mellon University) and the CMU
-> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_12) and with
-> eSpeak NG (bank_rec_03 to bank_rec_12).
+> ARCTIC / kal voices (bank_rec_01, bank_rec_02, bank_rec_04 to bank_rec_13) and with
+> eSpeak NG (bank_rec_03 to bank_rec_13).
 
 ## Components
 
@@ -2140,10 +2158,15 @@ Required attributions:
   partner) and `cmu_us_kal16` (the television); eSpeak NG `en-us` + variant `Annie` (the community midwife, a voice
   never used before), `en-us` + variant `f2` with the base pitch lowered a little to 45 (`-p 45`; the triage midwife
   on the phone) and `en-gb-x-gbclan` + variant `f5` with the base pitch raised to 95 (`-p 95`; a three-year-old boy).
+- bank_rec_13 mixes both engines: Flite `cmu_us_rms` (the paramedic), `cmu_us_awb` (the patient), `cmu_us_slt` (his
+  wife) and `cmu_us_kal16` (the cardiology registrar on the phone); eSpeak NG `en-gb-x-rp` + variant `edward` (the ED
+  doctor, a voice never used before), `en-us` + variant `f1` (the ED nurse, a voice never used before) and `en-gb-x-rp`
+  + variant `announcer` (the tannoy announcement, passed through a generated loudspeaker band-limit of 300-4000 Hz
+  and a seeded reverberation tail).
 - Text: the scripts in `make_recordings.py`, `rec04.py`, `rec05.py`, `rec06.py`, `rec07.py`, `rec08.py`, `rec09.py`,
-  `rec10.py`, `rec11.py` and `rec12.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
-  and weather in bank_rec_03 and bank_rec_08, the picture book in bank_rec_07 and the television programmes in
-  bank_rec_10 and bank_rec_12 are invented (no third-party text).
+  `rec10.py`, `rec11.py`, `rec12.py` and `rec13.py`, written by the HARP Desktop project for this bank. The newspaper story in bank_rec_01, the TV news
+  and weather in bank_rec_03 and bank_rec_08, the picture book in bank_rec_07, the television programmes in
+  bank_rec_10 and bank_rec_12 and the tannoy announcement in bank_rec_13 are invented (no third-party text).
 - Processing: leading/trailing silence trimmed, level set per turn (about -23
   dBFS active RMS; the reader -25 dBFS; telephone speech -24 dBFS after
   band-limiting to 300-3400 Hz with light soft clipping), 5 ms fades.
@@ -2156,7 +2179,7 @@ Required attributions:
 - How they got here: S1, S3 and S6 are cut from the shared development
   recording `/work/shared/data/dev/dev_long_01.flac` at the cough spans listed
   in its truth file (the same cuts `resources/samples/make_sample.py` uses);
-  the S5 cough of bank_rec_03 to bank_rec_12 is the shared cue clip
+  the S5 cough of bank_rec_03 to bank_rec_13 is the shared cue clip
   `/work/shared/data/dev/cues/dev_cue_cough.flac`, trimmed. Some are
   resampled by 0.95-1.04x (speed and pitch), levels set to about -24 dBFS RMS,
   5 ms fades, and attributed to a fictional patient or bystander.
@@ -2167,11 +2190,12 @@ Required attributions:
   (S1, S3, S5, S6), and in bank_rec_10 an 86-year-old woman's coughs and one of her son's are these women's
   (S1, S3, S5, S6), and in bank_rec_11 an 81-year-old woman's coughs (S1, S3, S5, S6) and a bystander's (S1) are
   these women's, and in bank_rec_12 a man's coughs (the partner's: S1, S3, S6, each slowed to 0.95-0.96x) and a
-  pregnant woman's (S1, S5) are these women's. No throat
+  pregnant woman's (S1, S5) are these women's, and in bank_rec_13 a 72-year-old man's coughs (S1, S3, S5, S6, each
+  slowed to 0.95-0.97x) and a woman's in the next cubicle (S1, 4 dB quieter) are these women's. No throat
   clearing is included in any recording (no honestly licensed real clip was
   available offline; sound events are never synthesised).
 
-### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_12)
+### Emotional speech (RAVDESS, bank_rec_02 to bank_rec_13)
 
 - Source: RAVDESS speech audio, actors 01, 02, 05, 06 and 24 only, taken from
   the shared set `/work/shared/data/ser-train/` (16 kHz mono FLAC).
@@ -2199,9 +2223,11 @@ Required attributions:
   tail cut as in bank_rec_05; in
   bank_rec_12 (clips not used in bank_rec_02 to bank_rec_11) as a man on the living-room television (actor 01, 4 dB
   quieter), the next-door neighbour at the front door (actor 06, 2 dB quieter) and a woman across the road heard
-  through the living-room window (actor 24, 3 dB quieter), lead-in and tail cut as in bank_rec_05.
+  through the living-room window (actor 24, 3 dB quieter), lead-in and tail cut as in bank_rec_05; in
+  bank_rec_13 (clips not used in bank_rec_02 to bank_rec_12) as people in the next cubicle of an emergency
+  department, heard through the curtain (actors 05, 02 and 24; 4 dB quieter), lead-in and tail cut as in bank_rec_05.
 - Caution: these exact clips are also in the emotion training set, so emotion
-  results on bank_rec_02 to bank_rec_12 are not speaker-independent.
+  results on bank_rec_02 to bank_rec_13 are not speaker-independent.
 
 ### Generated sounds (no third-party material)
 
@@ -2223,6 +2249,13 @@ Required attributions:
 - bank_rec_12: the ring-back tone of its triage phone call is the same, band-limited with the call (both sides heard as
   telephone audio), and its doorbell is bank_rec_10's generated door chime (event kind `doorbell`). The doppler
   listen during the examination is a silent pause: no fetal-heart sound is synthesised.
+- bank_rec_13: the cubicle's cardiac monitor alarm is bank_rec_09's beep pattern (event kind `alarm`, three groups);
+  the tannoy's chime (event kind `chime`) is a generated two-tone chime (784 Hz for 0.6 s then 659 Hz for 1.0 s, each
+  with a second harmonic and an exponential decay; about -30 dBFS RMS), and the announcement after it (event kind
+  `announcement`) is eSpeak NG speech; both pass through a generated public-address chain (band-limited 300-4000 Hz,
+  then a seeded reverberation tail: decaying noise, RT60 1.1 s, about -9 dB against the direct sound); no real
+  public-address system recorded. The ring-back tone of its phone referral is the same 400+450 Hz UK cadence,
+  band-limited with the call (both sides heard as telephone audio). The examination pauses are silent.
 
 ## Every clip, in order
 
@@ -2246,7 +2279,7 @@ def write_licenses(out_dir: Path, truths: dict[str, dict[str, object]]) -> None:
                 licence = "CC BY 2.0"
             elif kind == "emotion_speech":
                 licence = "CC BY-NC-SA 4.0"
-            elif kind == "speech" and str(e.get("voice", "")).startswith("espeak-ng"):
+            elif kind in ("speech", "announcement") and str(e.get("voice", "")).startswith("espeak-ng"):
                 licence = "eSpeak NG output (synthetic)"
             elif kind == "speech":
                 licence = "Flite BSD-style (synthetic)"
@@ -2384,6 +2417,7 @@ def main(argv: list[str] | None = None) -> int:
             "bank_rec_10",
             "bank_rec_11",
             "bank_rec_12",
+            "bank_rec_13",
         ],
         help="build one recording only",
     )
@@ -2528,7 +2562,19 @@ def main(argv: list[str] | None = None) -> int:
             audio, truth = tl.render(seed)
             write(audio, truth, args.out_dir, "bank_rec_12")
             truths["bank_rec_12"] = truth
-    if len(truths) == 12:
+        if args.only in (None, "bank_rec_13"):
+            require_espeak()
+            sys.modules.setdefault("make_recordings", sys.modules[__name__])  # rec13 imports this module
+            sys.path.insert(0, str(HERE))
+            from rec13 import SPEAKERS_13, build_rec13
+
+            seed = args.seed + 13
+            tl = Timeline("bank_rec_13", seed, flite, Path(tmp), dict(SPEAKERS_13))
+            build_rec13(tl, {**cuts, "S5a": load_cue_cough(args.cue_cough)}, args.ravdess_dir)
+            audio, truth = tl.render(seed)
+            write(audio, truth, args.out_dir, "bank_rec_13")
+            truths["bank_rec_13"] = truth
+    if len(truths) == 13:
         write_licenses(args.out_dir, truths)
     bad = [p for rec in truths for p in validate(args.out_dir, rec)]
     for p in bad:
