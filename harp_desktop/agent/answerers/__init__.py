@@ -61,9 +61,9 @@ def count_voices(ctx: AnswerContext) -> Result:
 def count_quote(ctx: AnswerContext) -> Result:
     from harp_desktop.agent.settle import count_quote as quoted
 
-    who = ctx.speakers_for(ctx.spec.subject)  # "how many times does the GP say 'okay'?": the GP's turns only
+    voices = ctx.speakers_for(ctx.spec.subject)  # "how many times does the GP say 'okay'?": the GP's turns only
     said = [ctx.evidence(s, "keyword") for s in ctx.segments if ctx.in_window(s["start_s"], s["end_s"])
-            and (who is None or ctx.label_of(s) in who)]
+            and (voices is None or ctx.label_of(s) in voices)]
     hits = quoted(ctx.spec.quote or "", said)
     claim = {"kind": "speech", "quote": ctx.spec.quote}
     if not hits:

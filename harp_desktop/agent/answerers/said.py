@@ -425,6 +425,9 @@ def dose(ctx: AnswerContext) -> Result | None:
                                                           "terms": support.answer_words(ctx.spec.question, f.text)})
 
 
+TOLD_REACH = 8  # the addressee's turn about the topic is among this many best-ranked turns
+
+
 def _told_reply(ctx: AnswerContext, ranked: list[tuple[float, dict]]) -> tuple[float, dict] | None:
     """For "what did X tell Y (about Z)?": X's reply to the best of Y's turns about Z, or None."""
     from harp_desktop.agent.query import ADDRESSEE, parse_subjects
@@ -436,7 +439,7 @@ def _told_reply(ctx: AnswerContext, ranked: list[tuple[float, dict]]) -> tuple[f
     speakers, listeners = ctx.speakers_for(ctx.spec.subject), ctx.speakers_for(parse_subjects(m.group(2), False)[0])
     if not speakers or not listeners:
         return None
-    for sc, seg in ranked[:8]:
+    for sc, seg in ranked[:TOLD_REACH]:
         if ctx.label_of(seg) in listeners:
             reply = reply_to(ctx.segments, seg["id"])
             if reply is not None and ctx.label_of(reply) in speakers and not _is_question(reply["text"]):

@@ -169,8 +169,9 @@ def relation(ctx: AnswerContext) -> Result | None:
         if sub.kind in ("anyone", "patient"):
             continue
         talk: dict[str, float] = {}
+        voices = ctx.speakers_for(sub) or set()
         for s in ctx.segments:
-            if s["text"].strip() and ctx.label_of(s) in (ctx.speakers_for(sub) or set()):
+            if s["text"].strip() and ctx.label_of(s) in voices:
                 talk[ctx.label_of(s)] = talk.get(ctx.label_of(s), 0.0) + s["end_s"] - s["start_s"]
         if not talk:
             continue
