@@ -331,7 +331,7 @@ def answer_change(ctx: AnswerContext) -> Result:
                                                              for s in first + last):
         # A voice that carries no feeling may still say it ("I'm worried" ... "that's a relief"): valence by the words.
         wa, wb = _word_valence(first), _word_valence(last)
-        if wa is not None and wb is not None and wa != wb:
+        if wa != wb:
             diff = (wb - wa) * CHANGE_MIN * 2
     verdict = "stayed the same" if abs(diff) < CHANGE_MIN else (WORDS[axis][2] if diff > 0 else WORDS[axis][3])
     cited = [ctx.evidence(s, "emotion") for s in (first[:2] + last[-2:])]
@@ -345,15 +345,15 @@ def answer_change(ctx: AnswerContext) -> Result:
 RELIEF = re.compile(r"\breliev\w*|\brelief\b|\bthank (goodness|god|heavens)\b|\bphew\b|\b(good|great) news\b|\breassur\w*", re.I)
 
 
-def _word_valence(segs: list[dict]) -> int | None:
+def _word_valence(segs: list[dict]) -> int:
     """+1 / -1 by the feeling words said (not negated), 0 for none: how the words, not the voice, feel."""
     score = 0
     for s in segs:
         for sent in re.split(r"(?<=[.!?])\s+", s["text"].lower()):
             if re.search(r"\b(not|n't|never|no)\b", sent):
                 continue
-            score += sum(1 for e in ("happy",) if lx.EMOTIONS[e].search(sent)) + (1 if RELIEF.search(sent) else 0)
-            score -= sum(1 for e in ("sad", "angry", "fearful", "disgust") if lx.EMOTIONS[e].search(sent))
+            score += bool(lx.EMOTIONS["happy"].search(sent)) + bool(RELIEF.search(sent))
+            score -= sum(bool(lx.EMOTIONS[e].search(sent)) for e in ("sad", "angry", "fearful", "disgust"))
     return (score > 0) - (score < 0)
 
 

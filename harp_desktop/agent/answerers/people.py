@@ -47,17 +47,25 @@ TITLE_ADDRESS = re.compile(r"(?:^|[.,!?]\s*|^(?:hello|hi|thanks|thank you|excuse
 TITLE_WORD = {"doc": "doctor", "sister": "nurse"}
 
 
+def _addressed(ctx: AnswerContext, segs: list[dict], pattern: re.Pattern) -> list[tuple[str, str]]:
+    """(voice, word) for each address ``pattern`` finds ("Mummy, ...", "Nurse, ..."): the voice addressed is the next
+    one to answer, or the one just thanked ("thank you, doctor")."""
+    out = []
+    for i, s in enumerate(segs):
+        for m in pattern.finditer(s["text"]):
+            back = THANKS_BEFORE.search(s["text"][:m.end(1)] + ",") and m.start(1) > 0
+            lab = _neighbour(ctx, segs, i, -1 if back else 1)
+            if lab:
+                out.append((lab, m.group(1).lower()))
+    return out
+
+
 def addressed_titles(ctx: AnswerContext) -> dict[str, str]:
     """Speaker label -> the staff title the other voices address it by (most votes), for voices addressed so."""
     segs = [s for s in ctx.segments if (s.get("text") or "").strip() and ctx.label_of(s)]
     votes: dict[str, Counter] = {}
-    for i, s in enumerate(segs):
-        for m in TITLE_ADDRESS.finditer(s["text"]):
-            back = THANKS_BEFORE.search(s["text"][:m.end(1)] + ",") and m.start(1) > 0
-            lab = _neighbour(ctx, segs, i, -1 if back else 1)
-            if lab:
-                title = m.group(1).lower()
-                votes.setdefault(lab, Counter())[TITLE_WORD.get(title, title)] += 1
+    for lab, title in _addressed(ctx, segs, TITLE_ADDRESS):
+        votes.setdefault(lab, Counter())[TITLE_WORD.get(title, title)] += 1
     return {lab: c.most_common(1)[0][0] for lab, c in votes.items()}
 
 
@@ -82,12 +90,9 @@ def relations(ctx: AnswerContext) -> dict[str, str]:
             m = SELF_INTRO.search(sentence)
             if m:
                 said.setdefault(lab, Counter())[canonical(m.group(1))] += 3
-    for i, s in enumerate(segs):  # addressed by it: the next voice answers, or the one just thanked
-        for m in ADDRESS.finditer(s["text"]):
-            back = THANKS_BEFORE.search(s["text"][:m.end(1)] + ",") and m.start(1) > 0
-            lab = _neighbour(ctx, segs, i, -1 if back else 1)
-            if lab in eligible:
-                said.setdefault(lab, Counter())[canonical(m.group(1))] += 1
+    for lab, word in _addressed(ctx, segs, ADDRESS):  # addressed by it: the next voice answers, or the one just thanked
+        if lab in eligible:
+            said.setdefault(lab, Counter())[canonical(word)] += 1
     out = {lab: c.most_common(1)[0][0] for lab, c in said.items()}
     for lab, rel in _on_the_phone(ctx, segs, eligible).items():
         out.setdefault(lab, rel)

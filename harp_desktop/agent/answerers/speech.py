@@ -1082,11 +1082,12 @@ def listing(ctx: AnswerContext) -> Result | None:
         if not pool:
             return None  # none of the clinician's own words name one: the turn that answers is found by meaning
     if set(kinds) == {"vital"}:  # one reading per measurement: the first said with a value
-        one: dict[str, object] = {}
+        firsts: dict = {}
         for f in sorted(pool, key=lambda f: f.start_s):
-            if f.concept not in one or (f.value and not getattr(one[f.concept], "value", None)):
-                one[f.concept] = f
-        pool = list(one.values())
+            prev = firsts.get(f.concept)
+            if prev is None or (f.value and not prev.value):
+                firsts[f.concept] = f
+        pool = list(firsts.values())
     pool = sorted(pool, key=lambda f: f.start_s)[:6]
     if set(kinds) == {"vital"} and not any(f.value for f in pool):
         said_later = _values_after(ctx, pool)

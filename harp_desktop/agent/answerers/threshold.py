@@ -13,10 +13,9 @@ import re
 from harp_desktop.agent.answerers.context import AnswerContext, Result
 from harp_desktop.agent.chain import span
 
-BELOW, ABOVE = "below", "above"
 COMPARATOR = re.compile(r"\b(below|under|less than|lower than|beneath|(?:above|over|more than|higher than|greater than|"
                         r"in excess of|exceed\w*|at least))\s+(\d+(?:\.\d+)?)\b", re.I)
-DIRECTION = {"below": BELOW, "under": BELOW, "less than": BELOW, "lower than": BELOW, "beneath": BELOW}
+BELOW = frozenset({"below", "under", "less than", "lower than", "beneath"})  # the other comparators are "above"
 # The measurements whose reading a question can put a threshold on, with the words a turn reads them by.
 MEASURES = {
     "oxygen saturation": re.compile(r"\b(oxygen|saturation|saturations|sats|sat|spo2)\b", re.I),
@@ -70,7 +69,7 @@ def answer(ctx: AnswerContext) -> Result | None:
     measure = _measure(q)
     if m is None or measure is None:
         return None
-    limit, below = float(m.group(2)), DIRECTION.get(m.group(1).lower()) == BELOW
+    limit, below = float(m.group(2)), m.group(1).lower() in BELOW
     unrelated = [(a, b) for kind, a, b in ctx.sections if kind == "unrelated"] if ctx.spec.section is None else []
     read = []
     for s in sorted(ctx.segments, key=lambda s: s["start_s"]):

@@ -24,6 +24,7 @@ from harp_desktop.agent.answerers.speech import (
     question_concepts,
 )
 from harp_desktop.agent.chain import span
+from harp_desktop.agent.names import NAME
 from harp_desktop.retrieval.localize import format_clock
 from harp_desktop.types import Evidence
 
@@ -155,7 +156,7 @@ def _first_voice(ctx: AnswerContext) -> Result:
 RELATION_ASK = re.compile(r"\brelated to\b|\b(relation|relationship)\b|\bwho (is|was|'s) (he|she|this \w+|that \w+|the \w+)"
                           r"( (in|on|from) (the|this) \w+)? to (the patient|him|her|them|mr\.? \w+|mrs\.? \w+|ms\.? \w+|"
                           r"(?-i:[A-Z][a-z]+))\b", re.I)
-CAPITALISED = re.compile(r"\b(?-i:[A-Z][a-z]{2,})\b")
+CAPITALISED = re.compile(rf"\b{NAME}\b")  # a name as names.py reads one
 
 
 def relation(ctx: AnswerContext) -> Result | None:
